@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (see README): CGtk (C module map) <- GtkKit (the one bridge that touches pointers)
+// <- FlourishApp (controllers) <- flourish (executable). FlourishCore (models, store) never imports GTK.
+let package = Package(
+    name: "Flourish",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "flourish", targets: ["flourish"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        .target(
+            name: "GtkKit",
+            dependencies: ["CGtk"]
+        ),
+        .target(
+            name: "FlourishCore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "FlourishApp",
+            dependencies: ["GtkKit", "FlourishCore"]
+        ),
+        .executableTarget(
+            name: "flourish",
+            dependencies: ["FlourishApp"]
+        ),
+        .executableTarget(
+            name: "flourish-bench",
+            dependencies: ["FlourishCore"],
+            path: "Sources/flourish-bench"
+        ),
+        .testTarget(
+            name: "FlourishCoreTests",
+            dependencies: ["FlourishCore"]
+        ),
+        .testTarget(
+            name: "FlourishAppTests",
+            dependencies: ["FlourishApp", "GtkKit", "FlourishCore"]
+        ),
+    ]
+)

@@ -1,0 +1,48 @@
+import GtkKit
+
+/// The seeds' UIAlertControllers as modal GTK message dialogs over the main window.
+@MainActor
+final class Alerts {
+    static let ok: Int32 = -5 // GTK_RESPONSE_OK
+    static let retry: Int32 = 1
+
+    private unowned let window: Window
+    /// The dialog on screen, if any (tests press its real buttons).
+    private(set) var current: MessageDialog?
+
+    init(window: Window) {
+        self.window = window
+    }
+
+    /// "Entry Saved" / "Your entry has been saved!" with "OK".
+    func showSaved(then done: @escaping @MainActor () -> Void = {}) {
+        present(title: "Entry Saved", message: "Your entry has been saved!",
+                choices: [.init("OK", response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
+    }
+
+    /// "Error" with the error's description, "OK" and "Retry". Retry runs `retry`.
+    func showError(_ message: String, retry: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void = {}) {
+        present(title: "Error", message: message,
+                choices: [.init("OK", response: Self.ok), .init("_Retry", response: Self.retry)],
+                defaultResponse: Self.retry) { response in
+            response == Self.retry ? retry() : dismissed()
+        }
+    }
+
+    /// An error with no retry (a journal that cannot be read).
+    func showProblem(title: String, message: String, then done: @escaping @MainActor () -> Void = {}) {
+        present(title: title, message: message, choices: [.init("OK", response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
+    }
+
+    private func present(title: String, message: String, choices: [MessageDialog.Choice], defaultResponse: Int32,
+                         handle: @escaping @MainActor (Int32) -> Void) {
+        let dialog = MessageDialog(parent: window, title: title, message: message, choices: choices,
+                                   defaultResponse: defaultResponse)
+        dialog.onResponse { [weak self, weak dialog] response in
+            if let self, self.current === dialog { self.current = nil }
+            handle(response)
+        }
+        current = dialog
+        dialog.present()
+    }
+}

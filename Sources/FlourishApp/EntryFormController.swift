@@ -1,0 +1,170 @@
+import FlourishCore
+import GtkKit
+
+/// The "New Entry" page: title, body, mood, Save Entry. Validates, saves through the journal
+/// model off the GTK thread, resets on success, and on failure keeps everything the person typed
+/// and offers Retry.
+@MainActor
+final class EntryFormController {
+    let view = Box(.vertical, spacing: 6)
+    let titleField = TextEntry()
+    let bodyField = TextView()
+    let picker = MoodPicker()
+    let saveButton = Button(mnemonic: "_Save Entry")
+    /// Said next to the mood button when no mood is chosen.
+    let moodError = Label()
+    /// Said under the body when both title and body are empty.
+    let textError = Label()
+
+    private let model: JournalModel
+    private let alerts: Alerts
+    private(set) var isSaving = false
+    /// Called after a successful save has been acknowledged (the window may switch pages).
+    var onSaved: (@MainActor (Entry) -> Void)?
+
+    init(model: JournalModel, alerts: Alerts) {
+        self.model = model
+        self.alerts = alerts
+        buildLayout()
+        saveButton.onClicked { [unowned self] in save() }
+        // Enter in the title moves on to the body, as people expect of a form.
+        titleField.onActivate { [unowned self] in bodyField.grabFocus() }
+        titleField.onChanged { [unowned self] in clear(.missingText) }
+        bodyField.onChanged { [unowned self] in clear(.missingText) }
+        picker.onChange = { [unowned self] mood in if mood != nil { clear(.missingMood) } }
+    }
+
+    // MARK: - Layout
+
+    private func buildLayout() {
+        view.addClass("entry-form")
+        let titleLabel = fieldLabel("_Title", for: titleField)
+        titleField.setAccessibleLabel("Title")
+        titleField.placeholder = "What is today about?"
+
+        let bodyLabel = fieldLabel("_Body", for: bodyField)
+        bodyField.setAccessibleLabel("Body")
+        bodyField.addClass("body-field")
+        let bodyScroller = ScrolledWindow(bodyField)
+        bodyScroller.addClass("body-scroller")
+        bodyScroller.setMinContentHeight(160)
+        bodyScroller.expand(vertically: true)
+
+        let moodRow = Box(.horizontal, spacing: 12)
+        moodRow.append(fieldLabel("I’m _feeling", for: picker.button))
+        moodRow.append(picker.button)
+        moodRow.append(moodError)
+        picker.button.align(vertical: .center)
+
+        for error in [moodError, textError] {
+            error.addClass("field-error")
+            error.alignStart()
+            error.isVisible = false
+        }
+
+        saveButton.addClass("suggested-action")
+        saveButton.addClass("save-button")
+        saveButton.align(horizontal: .end)
+        saveButton.tooltip = "Save Entry (Ctrl+Enter)"
+        saveButton.setMargins(top: 12)
+
+        for widget in [titleLabel, titleField, bodyLabel, bodyScroller, textError, moodRow, saveButton] as [Widget] {
+            view.append(widget)
+        }
+        moodRow.setMargins(top: 12)
+    }
+
+    private func fieldLabel(_ mnemonic: String, for field: Widget) -> Label {
+        let label = Label()
+        label.setMnemonic(mnemonic, for: field)
+        label.addClass("field-label")
+        label.alignStart()
+        return label
+    }
+
+    // MARK: - Saving
+
+    /// What the form holds now.
+    var draft: EntryDraft {
+        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood)
+    }
+
+    /// Save Entry (the button, Ctrl+Enter): checks the draft, then saves it in the background.
+    func save() {
+        guard !isSaving else { return }
+        switch draft.validated() {
+        case .failure(let invalid):
+            show(invalid.problems)
+        case .success(let entry):
+            show([])
+            persist(entry)
+        }
+    }
+
+    private func persist(_ entry: NewEntry) {
+        isSaving = true
+        saveButton.isSensitive = false
+        model.save(entry) { [weak self] result in
+            guard let self else { return }
+            isSaving = false
+            saveButton.isSensitive = true
+            switch result {
+            case .success(let saved):
+                reset()
+                alerts.showSaved { [weak self] in
+                    self?.titleField.grabFocus()
+                    self?.onSaved?(saved)
+                }
+            case .failure(let error):
+                // The form is untouched: the person's words stay where they typed them.
+                alerts.showError(error.errorDescription ?? "The entry could not be saved.",
+                                 retry: { [weak self] in self?.retry(entry) })
+            }
+        }
+    }
+
+    /// The seeds' retry: the same entry, saved again.
+    private func retry(_ entry: NewEntry) {
+        guard !isSaving else { return }
+        persist(entry)
+    }
+
+    /// Empties the form: title and body blank, mood back to "select" in #3687FF.
+    func reset() {
+        titleField.text = ""
+        bodyField.text = ""
+        picker.reset()
+        show([])
+    }
+
+    // MARK: - Problems
+
+    private func show(_ problems: [EntryDraft.Problem], focusFirst: Bool = true) {
+        for problem in EntryDraft.Problem.allCases {
+            let present = problems.contains(problem)
+            let (label, fields) = widgets(for: problem)
+            label.text = present ? problem.message : ""
+            label.isVisible = present
+            for field in fields {
+                field.setAccessibleInvalid(present)
+                field.setAccessibleDescription(present ? problem.message : (field === picker.button ? picker.button.label : ""))
+            }
+        }
+        // Send the keyboard to the first thing to fix.
+        if focusFirst, let first = problems.first {
+            _ = first == .missingMood ? picker.button.grabFocus() : titleField.grabFocus()
+        }
+    }
+
+    private func clear(_ problem: EntryDraft.Problem) {
+        guard widgets(for: problem).label.isVisible else { return }
+        show(draft.problems.filter { $0 != problem && widgets(for: $0).label.isVisible }, focusFirst: false)
+    }
+
+    private func widgets(for problem: EntryDraft.Problem) -> (label: Label, fields: [Widget]) {
+        switch problem {
+        case .missingMood: (moodError, [picker.button])
+        case .missingText: (textError, [titleField, bodyField])
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// The running program: opens the journal off the GTK thread, then shows the window.
+@MainActor
+public final class FlourishApplication {
+    public static let applicationID = "org.flourishjournal.Flourish"
+
+    private let application: Application
+    private let journalPath: String
+    private var model: JournalModel?
+    private(set) var mainWindow: MainWindow?
+
+    /// - Parameter journalPath: the journal file; `--database` gives a non-unique instance so that
+    ///   another journal (or a test) never lands in an already running Flourish.
+    public init(journalPath: String, unique: Bool) {
+        self.journalPath = journalPath
+        application = Application(id: Self.applicationID, unique: unique)
+        application.onActivate { [unowned self] in activate() }
+        application.addAction("quit", accelerators: ["<Control>q"]) { [unowned self] in quit() }
+    }
+
+    /// Runs until the last window closes; returns the exit status. Every save started before the
+    /// window closed has reached the disk when this returns.
+    public func run() -> Int32 {
+        let status = application.run(programName: "flourish")
+        model?.finishPendingWork()
+        return status
+    }
+
+    private func activate() {
+        if let mainWindow {
+            mainWindow.present()
+            return
+        }
+        // Keep the application alive while the journal opens without a window on screen yet.
+        application.hold()
+        let path = journalPath
+        DispatchQueue.global(qos: .userInitiated).async {
+            let opened = Result { () throws(JournalError) in try JournalStore(path: path) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self.opened(opened) }
+            }
+        }
+    }
+
+    private func opened(_ result: Result<JournalStore, JournalError>) {
+        defer { application.release() }
+        switch result {
+        case .success(let store):
+            let model = JournalModel(store: store)
+            self.model = model
+            let mainWindow = MainWindow(application: application, model: model)
+            self.mainWindow = mainWindow
+            mainWindow.present()
+            model.load()
+        case .failure(let error):
+            showUnopenableJournal(error)
+        }
+    }
+
+    /// A journal that cannot be opened is reported and left untouched; the app then quits.
+    private func showUnopenableJournal(_ error: JournalError) {
+        Theme.install()
+        let window = Window(application: application)
+        window.title = "Flourish"
+        window.setDefaultSize(width: 480, height: 200)
+        let message = Label("Flourish could not open your journal.")
+        message.setMargins(24)
+        window.setChild(message)
+        window.present()
+        let alerts = Alerts(window: window)
+        alerts.showProblem(title: "Error", message: error.errorDescription ?? "The journal could not be opened.") {
+            window.close()
+        }
+        problemWindow = (window, alerts)
+    }
+
+    private var problemWindow: (Window, Alerts)?
+
+    func quit() {
+        mainWindow?.window.close()
+        problemWindow?.0.close()
+        application.quit()
+    }
+}
+
+/// Where the journal lives unless `--database` says otherwise.
+public enum JournalPaths {
+    public static func defaultJournal() -> String { JournalLocation.defaultPath() }
+}

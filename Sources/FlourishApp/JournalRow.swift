@@ -1,0 +1,68 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// One row of the journal: title, body and date, edged on the left in the mood's colour.
+/// Made once per row widget by the list view and re-bound as rows scroll.
+@MainActor
+final class JournalRow {
+    let view = Box(.vertical, spacing: 4)
+    let titleLabel = Label()
+    let bodyLabel = Label()
+    let metaLabel = Label()
+
+    /// The entry shown, or nil while it is still being read from disk.
+    private(set) var entryID: Int64?
+    private(set) var entry: Entry?
+    private var moodClass: String?
+
+    private static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .full
+        formatter.timeStyle = .short
+        formatter.doesRelativeDateFormatting = true
+        return formatter
+    }()
+
+    init() {
+        view.addClass("journal-row")
+        titleLabel.addClass("journal-title")
+        bodyLabel.addClass("journal-body")
+        metaLabel.addClass("journal-meta")
+        for label in [titleLabel, bodyLabel, metaLabel] {
+            label.alignStart()
+            label.enableWrapping()
+            view.append(label)
+        }
+    }
+
+    /// Shows the entry with this id, or a quiet placeholder until it arrives.
+    func bind(id: Int64, entry: Entry?) {
+        entryID = id
+        self.entry = entry
+        setMood(entry?.mood)
+        guard let entry else {
+            titleLabel.text = "…"
+            bodyLabel.isVisible = false
+            metaLabel.text = ""
+            return
+        }
+        titleLabel.text = entry.title
+        titleLabel.isVisible = !entry.title.isEmpty
+        bodyLabel.text = entry.body
+        bodyLabel.isVisible = !entry.body.isEmpty
+        let date = Self.dateFormatter.string(from: entry.createdAt)
+        metaLabel.text = "\(date) · feeling \(entry.mood.title)"
+    }
+
+    func unbind() {
+        entryID = nil
+        entry = nil
+    }
+
+    private func setMood(_ mood: Mood?) {
+        if let moodClass { view.removeClass(moodClass) }
+        moodClass = mood.map(Theme.moodClass)
+        if let moodClass { view.addClass(moodClass) }
+    }
+}

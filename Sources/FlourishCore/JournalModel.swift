@@ -1,0 +1,148 @@
+import Foundation
+
+/// What changed in the journal, as the list needs to hear it.
+public enum JournalChange: Equatable, Sendable {
+    /// The ids were (re)loaded: the whole list is new.
+    case reloaded
+    /// A new entry now stands at `index` (0 is the top of the list).
+    case inserted(index: Int)
+    /// These entries' contents arrived from disk; rows showing them can fill in.
+    case entriesLoaded(ids: Set<Int64>)
+}
+
+/// The seeds' ModelDelegate: told of every change, or of the error that stopped one.
+@MainActor
+public protocol JournalModelDelegate: AnyObject {
+    func journalModel(_ model: JournalModel, didChange change: JournalChange)
+    func journalModel(_ model: JournalModel, didFailWith error: JournalError)
+}
+
+/// The journal as the screens see it: entry ids newest first, and entries fetched lazily in
+/// small batches as rows come into view, so the first frame never waits for every entry.
+///
+/// Every store call runs on a background queue; results come back on the main queue (which
+/// GtkKit wires into the GTK loop), so the window never freezes on disk work.
+@MainActor
+public final class JournalModel {
+    public weak var delegate: JournalModelDelegate?
+
+    /// Entry ids, newest first.
+    public private(set) var ids: [Int64] = []
+    public private(set) var isLoaded = false
+
+    private let store: any JournalStoring
+    private let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
+    private var cache: [Int64: Entry] = [:]
+    private var requested: Set<Int64> = []
+    private var pendingFetch: [Int64] = []
+    private var fetchScheduled = false
+    private let clock: @Sendable () -> Date
+
+    /// How many neighbours to fetch with an entry that scrolls into view, so a scroll is one read.
+    static let fetchWindow = 60
+
+    public init(store: any JournalStoring, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.clock = clock
+    }
+
+    public var count: Int { ids.count }
+
+    // MARK: - Loading
+
+    /// Loads the ids in the background, then tells the delegate `.reloaded`.
+    public func load() {
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try store.entryIDs() }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    switch result {
+                    case .success(let ids):
+                        self.ids = ids
+                        self.isLoaded = true
+                        self.delegate?.journalModel(self, didChange: .reloaded)
+                    case .failure(let error):
+                        self.delegate?.journalModel(self, didFailWith: error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The entry if it is in memory; otherwise nil, and it (with its neighbours) is fetched in the
+    /// background and announced with `.entriesLoaded`.
+    public func entry(id: Int64) -> Entry? {
+        if let entry = cache[id] { return entry }
+        request(around: id)
+        return nil
+    }
+
+    public func entry(at index: Int) -> Entry? {
+        ids.indices.contains(index) ? entry(id: ids[index]) : nil
+    }
+
+    private func request(around id: Int64) {
+        guard !requested.contains(id) else { return }
+        let index = ids.firstIndex(of: id) ?? 0
+        let window = ids.isEmpty ? [id] : ids[max(0, index - Self.fetchWindow / 3)..<min(ids.count, index + Self.fetchWindow)]
+        let missing = ([id] + window).filter { cache[$0] == nil && !requested.contains($0) }
+        requested.formUnion(missing)
+        pendingFetch.append(contentsOf: missing)
+        guard !fetchScheduled else { return }
+        fetchScheduled = true
+        // Rows bind in bursts (a frame binds dozens); one read serves the whole burst.
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.flushFetch() } }
+    }
+
+    private func flushFetch() {
+        fetchScheduled = false
+        let batch = pendingFetch
+        pendingFetch = []
+        guard !batch.isEmpty else { return }
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try store.entries(ids: batch) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.requested.subtract(batch)
+                    switch result {
+                    case .success(let entries):
+                        for entry in entries { self.cache[entry.id] = entry }
+                        self.delegate?.journalModel(self, didChange: .entriesLoaded(ids: Set(entries.map(\.id))))
+                    case .failure(let error):
+                        self.delegate?.journalModel(self, didFailWith: error)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Saves in the background. On success the entry is at the top of the list (the delegate hears
+    /// `.inserted(index: 0)`) before `completion` runs; on failure nothing changes but `completion`.
+    public func save(_ entry: NewEntry, completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
+        let store = self.store
+        let createdAt = clock()
+        work.async {
+            let result = Result { () throws(JournalError) in try store.save(entry, createdAt: createdAt) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    if case .success(let saved) = result, self.isLoaded {
+                        self.cache[saved.id] = saved
+                        self.ids.insert(saved.id, at: 0)
+                        self.delegate?.journalModel(self, didChange: .inserted(index: 0))
+                    }
+                    completion(result)
+                }
+            }
+        }
+    }
+
+    /// Blocks until every save and read already started has reached the disk. For quitting: no
+    /// entry the person saved is lost because the window closed first.
+    public func finishPendingWork() {
+        work.sync {}
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// The only door to the journal file: opens (creating it private to the user), migrates, and
+/// offers intent methods. Thread-safe; all methods block, so call them off the GTK thread.
+public final class JournalStore: JournalStoring {
+    public let path: String
+    private let queue: DatabaseQueue
+
+    /// Opens the journal at `path`, creating it (folder 0700, file 0600) if it does not exist.
+    ///
+    /// A file that is damaged, is not a database, belongs to another program or comes from a newer
+    /// Flourish is refused with a `JournalError` and left exactly as it was.
+    public init(path: String) throws(JournalError) {
+        self.path = path
+        try Self.prepareFile(at: path)
+        var configuration = Configuration()
+        configuration.label = "journal"
+        configuration.prepareDatabase { db in
+            // WAL lets the journal list read while a save writes; FULL syncs each commit so a saved
+            // entry survives a power cut.
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrate(queue, path: path)
+        } catch {
+            throw JournalError(error, path: path)
+        }
+    }
+
+    private static func migrate(_ queue: DatabaseQueue, path: String) throws {
+        let migrator = JournalSchema.migrator
+        // Both checks only read: a file Flourish must refuse is never written to.
+        try queue.read { db in
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+            if try tables > 0 && !db.tableExists("grdb_migrations") { throw JournalError.notAJournal(path: path) }
+            if try migrator.hasBeenSuperseded(db) { throw JournalError.newerVersion(path: path) }
+        }
+        try migrator.migrate(queue)
+    }
+
+    /// Creates the folder (0700) and an empty file (0600) before SQLite sees the path, so the
+    /// journal and its -wal and -shm companions (which copy the file's mode) are private.
+    private static func prepareFile(at path: String) throws(JournalError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let files = FileManager.default
+        if !folder.isEmpty, !files.fileExists(atPath: folder) {
+            do {
+                try files.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                          attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .cannotCreateFolder(path: folder, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+            }
+        }
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if errno == EACCES || errno == EROFS { throw .readOnly(path: path) }
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        // An existing journal made world-readable by hand or by an older tool is made private again.
+        fchmod(descriptor, 0o600)
+        close(descriptor)
+    }
+
+    // MARK: - Intents
+
+    public func save(_ entry: NewEntry, createdAt: Date = Date()) throws(JournalError) -> Entry {
+        do {
+            return try queue.write { db in
+                var record = EntryRecord(entry, createdAt: createdAt)
+                try record.insert(db)
+                guard let saved = record.entry else { throw JournalError.other(reason: "The saved entry could not be read back.") }
+                return saved
+            }
+        } catch {
+            throw JournalError(error, path: path)
+        }
+    }
+
+    public func entryIDs() throws(JournalError) -> [Int64] {
+        do {
+            return try queue.read { db in
+                try Int64.fetchAll(db, sql: "SELECT id FROM entry ORDER BY created_at DESC, id DESC")
+            }
+        } catch {
+            throw JournalError(error, path: path)
+        }
+    }
+
+    public func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try queue.read { db in
+                try EntryRecord.fetchAll(db, keys: ids).compactMap(\.entry)
+            }
+        } catch {
+            throw JournalError(error, path: path)
+        }
+    }
+
+    /// How many entries the journal holds.
+    public func count() throws(JournalError) -> Int {
+        do {
+            return try queue.read { db in try EntryRecord.fetchCount(db) }
+        } catch {
+            throw JournalError(error, path: path)
+        }
+    }
+
+    /// The SQLite settings in force, for tests and diagnostics.
+    public func pragma(_ name: String) throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+    }
+}

@@ -1,0 +1,84 @@
+import CGtk
+
+/// GtkBox: children in a row or a column.
+public final class Box: Widget {
+    public enum Orientation { case horizontal, vertical }
+
+    public init(_ orientation: Orientation, spacing: Int32 = 0) {
+        super.init(gtk_box_new(orientation == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing))
+    }
+
+    public func append(_ child: Widget) { gtk_box_append(typed(raw), child.raw) }
+    public func remove(_ child: Widget) { gtk_box_remove(typed(raw), child.raw) }
+}
+
+/// GtkScrolledWindow around one child.
+public final class ScrolledWindow: Widget {
+    public init(_ child: Widget? = nil) {
+        super.init(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        if let child { setChild(child) }
+    }
+
+    private var opaque: OpaquePointer { OpaquePointer(raw) }
+
+    public func setChild(_ child: Widget) { gtk_scrolled_window_set_child(opaque, child.raw) }
+
+    public func setMinContentHeight(_ height: Int32) {
+        gtk_scrolled_window_set_min_content_height(opaque, height)
+    }
+
+    /// Vertical scroll position and range, for tests and for keeping a place.
+    public var verticalOffset: Double {
+        get { gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(opaque)) }
+        set { gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(opaque), newValue) }
+    }
+
+    public var verticalUpper: Double { gtk_adjustment_get_upper(gtk_scrolled_window_get_vadjustment(opaque)) }
+}
+
+/// GtkStack: named pages, one shown at a time.
+public final class Stack: Widget {
+    public init() {
+        super.init(gtk_stack_new())
+        gtk_stack_set_transition_type(opaque, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+    }
+
+    var opaque: OpaquePointer { OpaquePointer(raw) }
+
+    /// Adds a page; a non-nil `title` makes it appear in a `StackSwitcher`.
+    public func addPage(_ child: Widget, name: String, title: String? = nil) {
+        if let title {
+            gtk_stack_add_titled(opaque, child.raw, name, title)
+        } else {
+            gtk_stack_add_named(opaque, child.raw, name)
+        }
+    }
+
+    public var visiblePage: String {
+        get { string(from: gtk_stack_get_visible_child_name(opaque)) }
+        set { gtk_stack_set_visible_child_name(opaque, newValue) }
+    }
+
+    /// Calls `action` whenever the visible page changes.
+    public func onPageChanged(_ action: @escaping @MainActor () -> Void) {
+        Signal.connectPointer(pointer, "notify::visible-child-name", { _ in action() })
+    }
+}
+
+/// GtkStackSwitcher: the row of page buttons in the header bar.
+public final class StackSwitcher: Widget {
+    public init(stack: Stack) {
+        super.init(gtk_stack_switcher_new())
+        gtk_stack_switcher_set_stack(OpaquePointer(raw), stack.opaque)
+    }
+}
+
+/// GtkHeaderBar with a title widget.
+public final class HeaderBar: Widget {
+    public init() { super.init(gtk_header_bar_new()) }
+
+    public func setTitleWidget(_ widget: Widget) {
+        gtk_header_bar_set_title_widget(OpaquePointer(raw), widget.raw)
+    }
+}

@@ -1,0 +1,114 @@
+import CGtk
+
+/// GtkLabel.
+public final class Label: Widget {
+    public init(_ text: String = "") { super.init(gtk_label_new(text)) }
+
+    private var opaque: OpaquePointer { OpaquePointer(raw) }
+
+    public var text: String {
+        get { string(from: gtk_label_get_text(opaque)) }
+        set { gtk_label_set_text(opaque, newValue) }
+    }
+
+    /// Wraps at word boundaries (falling back to characters), growing in height as needed.
+    public func enableWrapping() {
+        gtk_label_set_wrap(opaque, 1)
+        gtk_label_set_wrap_mode(opaque, PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_natural_wrap_mode(opaque, GTK_NATURAL_WRAP_WORD)
+    }
+
+    /// Aligns the text to the start of the line (labels centre by default).
+    public func alignStart() {
+        gtk_label_set_xalign(opaque, 0)
+        align(horizontal: .fill)
+    }
+
+    /// Makes `_X` in the text a mnemonic that focuses `widget` on Alt+X.
+    public func setMnemonic(_ text: String, for widget: Widget) {
+        gtk_label_set_text_with_mnemonic(opaque, text)
+        gtk_label_set_mnemonic_widget(opaque, widget.raw)
+    }
+
+    public var isSelectable: Bool {
+        get { gtk_label_get_selectable(opaque) != 0 }
+        set { gtk_label_set_selectable(opaque, newValue ? 1 : 0) }
+    }
+}
+
+/// GtkButton.
+public final class Button: Widget {
+    public init(_ label: String) {
+        super.init(gtk_button_new_with_label(label))
+    }
+
+    /// Wraps a button GTK made (a dialog's), adding a reference.
+    init(existing raw: UnsafeMutablePointer<GtkWidget>) { super.init(raw) }
+
+    /// A button whose `_X` gives Alt+X.
+    public init(mnemonic: String) {
+        super.init(gtk_button_new_with_mnemonic(mnemonic))
+    }
+
+    public var label: String {
+        get { string(from: gtk_button_get_label(typed(raw))) }
+        set { gtk_button_set_label(typed(raw), newValue) }
+    }
+
+    public func onClicked(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(pointer, "clicked", action)
+    }
+
+    /// Emits `clicked` exactly as a pointer click would.
+    public func click() { flourish_emit_clicked(raw) }
+}
+
+/// GtkEntry: one line of text. (Named TextEntry so it never shadows the journal's Entry.)
+public final class TextEntry: Widget {
+    public init() { super.init(gtk_entry_new()) }
+
+    public var text: String {
+        get { string(from: gtk_editable_get_text(OpaquePointer(raw))) }
+        set { gtk_editable_set_text(OpaquePointer(raw), newValue) }
+    }
+
+    public var placeholder: String {
+        get { string(from: gtk_entry_get_placeholder_text(typed(raw))) }
+        set { gtk_entry_set_placeholder_text(typed(raw), newValue) }
+    }
+
+    public func onChanged(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(pointer, "changed", action)
+    }
+
+    /// Enter in the field moves on rather than doing nothing.
+    public func onActivate(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(pointer, "activate", action)
+    }
+}
+
+/// GtkTextView: several lines of wrapping text.
+public final class TextView: Widget {
+    public init() {
+        super.init(gtk_text_view_new())
+        gtk_text_view_set_wrap_mode(typed(raw), GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_accepts_tab(typed(raw), 0) // Tab moves focus, as in any form.
+    }
+
+    private var buffer: UnsafeMutablePointer<GtkTextBuffer> { gtk_text_view_get_buffer(typed(raw)) }
+
+    public var text: String {
+        get {
+            var start = GtkTextIter(), end = GtkTextIter()
+            gtk_text_buffer_get_bounds(buffer, &start, &end)
+            guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+            defer { g_free(chars) }
+            return String(cString: chars)
+        }
+        set { gtk_text_buffer_set_text(buffer, newValue, -1) }
+    }
+
+    public func onChanged(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(UnsafeMutableRawPointer(buffer), "changed", action)
+    }
+}

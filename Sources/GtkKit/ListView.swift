@@ -1,0 +1,76 @@
+import CGtk
+
+/// A GtkListView over a GtkStringList of keys, with rows built by Swift.
+///
+/// GtkListView only builds the rows on screen (about 200 whatever the count); a list of strings
+/// (Flourish's entry ids) avoids defining a GObject subclass in Swift. Each row is a Swift object
+/// made once per row widget and bound to a key as it scrolls into view.
+public final class KeyedListView<Row: AnyObject>: Widget {
+    public typealias MakeRow = @MainActor () -> (row: Row, widget: Widget)
+
+    nonisolated(unsafe) private let keys: OpaquePointer // GtkStringList, owned by the selection model, referenced here too
+    private var rows: [UnsafeMutableRawPointer: (row: Row, widget: Widget)] = [:]
+
+    public init(makeRow: @escaping MakeRow,
+                bind: @escaping @MainActor (Row, String) -> Void,
+                unbind: @escaping @MainActor (Row) -> Void) {
+        keys = gtk_string_list_new(nil)
+        g_object_ref(UnsafeMutableRawPointer(keys))
+        let selection = gtk_no_selection_new(keys) // takes ownership of one reference
+        let factory = gtk_signal_list_item_factory_new()!
+        super.init(gtk_list_view_new(selection, factory)) // takes ownership of both
+
+        let factoryPointer = UnsafeMutableRawPointer(factory)
+        // The closures hold `self` weakly: the factory outlives no handle in practice, but a
+        // strong capture would be a cycle through the signal boxes.
+        Signal.connectPointer(factoryPointer, "setup", { [weak self] item in
+            guard let self, let item else { return }
+            let made = makeRow()
+            gtk_list_item_set_child(OpaquePointer(item), made.widget.raw)
+            self.rows[item] = made
+        })
+        Signal.connectPointer(factoryPointer, "bind", { [weak self] item in
+            guard let self, let item, let made = self.rows[item],
+                  let object = gtk_list_item_get_item(OpaquePointer(item)) else { return }
+            bind(made.row, string(from: gtk_string_object_get_string(OpaquePointer(object))))
+        })
+        Signal.connectPointer(factoryPointer, "unbind", { [weak self] item in
+            guard let self, let item, let made = self.rows[item] else { return }
+            unbind(made.row)
+        })
+        Signal.connectPointer(factoryPointer, "teardown", { [weak self] item in
+            guard let self, let item else { return }
+            self.rows[item] = nil
+        })
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(keys))
+    }
+
+    public var count: Int { Int(g_list_model_get_n_items(keys)) }
+
+    public func key(at position: Int) -> String {
+        string(from: gtk_string_list_get_string(keys, UInt32(position)))
+    }
+
+    /// Replaces `removing` keys at `position` with `adding`, in one change the view animates as one.
+    public func splice(at position: Int, removing: Int, adding: [String]) {
+        let strings: [UnsafeMutablePointer<CChar>?] = adding.map { strdup($0) } + [nil]
+        defer { strings.forEach { free($0) } }
+        strings.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_string_list_splice(keys, UInt32(position), UInt32(removing), $0)
+            }
+        }
+    }
+
+    /// The rows that currently have a widget (on screen or just off it), for tests and refreshes.
+    public var builtRows: [Row] { rows.values.map(\.row) }
+
+    /// Scrolls so that the item at `position` is visible (GTK 4.8's `list.scroll-to-item` action).
+    public func scroll(to position: Int) {
+        guard position < count else { return }
+        gtk_widget_activate_action_variant(raw, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+    }
+}

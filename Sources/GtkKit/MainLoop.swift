@@ -1,0 +1,54 @@
+import CGtk
+import Foundation
+
+/// The GLib main loop, as Flourish needs it.
+///
+/// Under `g_application_run` libdispatch's main queue never drains on Linux, so neither
+/// `DispatchQueue.main` nor the main actor would run. `integrateDispatch()` lets GLib watch the
+/// main queue's eventfd and drain it, which is how disk work done off the GTK thread returns.
+@MainActor
+public enum MainLoop {
+    private static var dispatchSource: guint = 0
+
+    /// Wires `DispatchQueue.main` into the GLib loop. Call once, on the main thread, before running.
+    public static func integrateDispatch() {
+        guard dispatchSource == 0 else { return }
+        dispatchSource = flourish_watch_main_queue()
+    }
+
+    /// Runs one pass of the default main context without blocking. Returns whether anything ran.
+    @discardableResult
+    public static func iterate() -> Bool {
+        g_main_context_iteration(nil, 0) != 0
+    }
+
+    /// Pumps the loop until `condition` holds or `timeout` passes; returns whether it held.
+    /// For tests and for waiting on in-flight work at shutdown.
+    @discardableResult
+    public static func run(until condition: () -> Bool, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() >= deadline { return false }
+            if !iterate() { usleep(1_000) }
+        }
+        return true
+    }
+
+    /// Pumps the loop for a fixed time, letting layout, animations and idle work happen.
+    public static func run(for seconds: TimeInterval) {
+        _ = run(until: { false }, timeout: seconds)
+    }
+
+    /// Calls `action` once after `milliseconds` on the GTK thread.
+    public static func after(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(SignalBox(action) as AnyObject).toOpaque()
+        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let run = (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<@MainActor () -> Void>).handler
+            MainActor.assumeIsolated { run() }
+            return 0 // G_SOURCE_REMOVE
+        }, box, { data in
+            guard let data else { return }
+            Unmanaged<AnyObject>.fromOpaque(data).release()
+        })
+    }
+}

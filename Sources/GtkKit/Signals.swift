@@ -1,0 +1,111 @@
+import CGtk
+
+// One `@convention(c)` trampoline per C signal signature. Each connection boxes its Swift closure
+// with `Unmanaged.passRetained`; the GClosureNotify releases the box when the instance dies or the
+// handler is disconnected, so closures neither leak nor dangle.
+
+final class SignalBox<Handler> {
+    let handler: Handler
+    init(_ handler: Handler) { self.handler = handler }
+}
+
+private let releaseBox: GClosureNotify = { data, _ in
+    guard let data else { return }
+    Unmanaged<AnyObject>.fromOpaque(data).release()
+}
+
+private func connect<Handler>(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: Handler, trampoline: GCallback
+) -> UInt {
+    let box = Unmanaged.passRetained(SignalBox(handler) as AnyObject).toOpaque()
+    return UInt(g_signal_connect_data(instance, signal, trampoline, box, releaseBox, GConnectFlags(rawValue: 0)))
+}
+
+private func handler<Handler>(_ data: UnsafeMutableRawPointer?) -> Handler {
+    // The box outlives the connection by construction (released only by `releaseBox`).
+    (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<Handler>).handler
+}
+
+// MARK: - Signatures
+
+/// `void (*)(GObject *instance, gpointer data)`: clicked, activate, show, closed, changed, destroy.
+typealias VoidHandler = @MainActor () -> Void
+private let voidTrampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+    let run: VoidHandler = handler(data)
+    MainActor.assumeIsolated { run() }
+}
+
+/// `void (*)(GObject *instance, gpointer arg, gpointer data)`: list factory setup/bind/unbind/teardown,
+/// GSimpleAction activate, notify.
+typealias PointerHandler = @MainActor (UnsafeMutableRawPointer?) -> Void
+private let pointerTrampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, arg, data in
+    let run: PointerHandler = handler(data)
+    nonisolated(unsafe) let arg = arg
+    MainActor.assumeIsolated { run(arg) }
+}
+
+/// `void (*)(GtkDialog *dialog, gint response, gpointer data)`.
+typealias ResponseHandler = @MainActor (Int32) -> Void
+private let responseTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = { _, response, data in
+    let run: ResponseHandler = handler(data)
+    MainActor.assumeIsolated { run(response) }
+}
+
+/// `void (*)(GtkGestureClick *gesture, gint n_press, gdouble x, gdouble y, gpointer data)`.
+typealias PressHandler = @MainActor (Int32, Double, Double) -> Void
+private let pressTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, count, x, y, data in
+    let run: PressHandler = handler(data)
+    MainActor.assumeIsolated { run(count, x, y) }
+}
+
+/// `gboolean (*)(GObject *instance, gpointer data)`: close-request.
+typealias BoolHandler = @MainActor () -> Bool
+private let boolTrampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
+    let run: BoolHandler = handler(data)
+    return MainActor.assumeIsolated { run() } ? 1 : 0
+}
+
+/// `gboolean (*)(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state, gpointer data)`.
+typealias KeyHandler = @MainActor (UInt32, UInt32) -> Bool
+private let keyTrampoline: @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean = { _, keyval, _, state, data in
+    let run: KeyHandler = handler(data)
+    return MainActor.assumeIsolated { run(keyval, state.rawValue) } ? 1 : 0
+}
+
+// MARK: - Connecting
+
+enum Signal {
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping VoidHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(voidTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectPointer(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping PointerHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(pointerTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectResponse(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping ResponseHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(responseTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectPress(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping PressHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(pressTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectReturning(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping BoolHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(boolTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectKey(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping KeyHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(keyTrampoline, to: GCallback.self))
+    }
+
+    static func disconnect(_ instance: UnsafeMutableRawPointer, _ id: UInt) {
+        g_signal_handler_disconnect(instance, gulong(id))
+    }
+}

@@ -1,0 +1,129 @@
+import CGtk
+
+/// A typed, owning handle on a GtkWidget.
+///
+/// The handle holds one strong reference (sinking the floating one of a new widget), so the
+/// pointer stays valid for as long as Swift holds the handle, whatever GTK does with the widget.
+@MainActor
+public class Widget {
+    // Immutable for the handle's life; read from `==`, which must be nonisolated.
+    nonisolated(unsafe) let raw: UnsafeMutablePointer<GtkWidget>
+
+    /// Takes ownership of a newly created (floating) widget, or adds a reference to an existing one.
+    init(_ raw: UnsafeMutablePointer<GtkWidget>) {
+        self.raw = raw
+        g_object_ref_sink(raw)
+    }
+
+    init(_ opaque: OpaquePointer) {
+        self.raw = typed(opaque)
+        g_object_ref_sink(self.raw)
+    }
+
+    deinit {
+        // Handles are created and dropped on the GTK thread; the unref is a plain C call.
+        g_object_unref(raw)
+    }
+
+    var pointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(raw) }
+
+    // MARK: - Style
+
+    public func addClass(_ name: String) { gtk_widget_add_css_class(raw, name) }
+    public func removeClass(_ name: String) { gtk_widget_remove_css_class(raw, name) }
+    public func hasClass(_ name: String) -> Bool { gtk_widget_has_css_class(raw, name) != 0 }
+
+    // MARK: - State
+
+    public var isVisible: Bool {
+        get { gtk_widget_get_visible(raw) != 0 }
+        set { gtk_widget_set_visible(raw, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget is actually on screen: visible, mapped, and so are its ancestors.
+    public var isMapped: Bool { gtk_widget_get_mapped(raw) != 0 }
+
+    public var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(raw) != 0 }
+        set { gtk_widget_set_sensitive(raw, newValue ? 1 : 0) }
+    }
+
+    public var hasFocus: Bool { gtk_widget_has_focus(raw) != 0 }
+
+    /// True when keyboard focus is on this widget or inside it.
+    public var containsFocus: Bool {
+        gtk_widget_has_focus(raw) != 0 || gtk_widget_get_focus_child(raw) != nil
+    }
+
+    @discardableResult
+    public func grabFocus() -> Bool { gtk_widget_grab_focus(raw) != 0 }
+
+    public var tooltip: String? {
+        get { gtk_widget_get_tooltip_text(raw).map { String(cString: $0) } }
+        set { gtk_widget_set_tooltip_text(raw, newValue) }
+    }
+
+    // MARK: - Layout
+
+    public func setMargins(top: Int32 = 0, bottom: Int32 = 0, start: Int32 = 0, end: Int32 = 0) {
+        gtk_widget_set_margin_top(raw, top)
+        gtk_widget_set_margin_bottom(raw, bottom)
+        gtk_widget_set_margin_start(raw, start)
+        gtk_widget_set_margin_end(raw, end)
+    }
+
+    public func setMargins(_ all: Int32) { setMargins(top: all, bottom: all, start: all, end: all) }
+
+    public func expand(horizontally: Bool? = nil, vertically: Bool? = nil) {
+        if let horizontally { gtk_widget_set_hexpand(raw, horizontally ? 1 : 0) }
+        if let vertically { gtk_widget_set_vexpand(raw, vertically ? 1 : 0) }
+    }
+
+    public enum Align: UInt32 {
+        case fill = 0, start, end, center, baseline
+        var gtk: GtkAlign { GtkAlign(rawValue) }
+    }
+
+    public func align(horizontal: Align? = nil, vertical: Align? = nil) {
+        if let horizontal { gtk_widget_set_halign(raw, horizontal.gtk) }
+        if let vertical { gtk_widget_set_valign(raw, vertical.gtk) }
+    }
+
+    public func setSizeRequest(width: Int32 = -1, height: Int32 = -1) {
+        gtk_widget_set_size_request(raw, width, height)
+    }
+
+    /// The rendered width, once laid out.
+    public var allocatedWidth: Int32 { gtk_widget_get_allocated_width(raw) }
+
+    // MARK: - Accessibility
+
+    /// The name a screen reader speaks for this control.
+    public func setAccessibleLabel(_ label: String) { flourish_accessible_set_label(raw, label) }
+
+    /// The extra text a screen reader reads after the name (used for hints and for field errors).
+    public func setAccessibleDescription(_ text: String) { flourish_accessible_set_description(raw, text) }
+
+    public func setAccessibleInvalid(_ invalid: Bool) { flourish_accessible_set_invalid(raw, invalid ? 1 : 0) }
+
+    /// Names this control by a visible label, as a screen reader expects for form fields.
+    public func setLabelledBy(_ label: Widget) { flourish_accessible_set_labelled_by(raw, label.raw) }
+
+    /// Whether the desktop wants animations (the `gtk-enable-animations` setting).
+    public var animationsEnabled: Bool { flourish_animations_enabled(raw) != 0 }
+
+    // MARK: - Tree
+
+    /// Whether `self` is `other` or one of its descendants.
+    public func isInside(_ other: Widget) -> Bool {
+        raw == other.raw || gtk_widget_is_ancestor(raw, other.raw) != 0
+    }
+
+    /// Activates the widget as a keypress would (clicks a button, activates an entry).
+    @discardableResult
+    public func activate() -> Bool { gtk_widget_activate(raw) != 0 }
+}
+
+extension Widget: Equatable {
+    nonisolated public static func == (lhs: Widget, rhs: Widget) -> Bool { lhs.raw == rhs.raw }
+}

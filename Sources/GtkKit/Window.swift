@@ -1,0 +1,71 @@
+import CGtk
+
+/// GtkApplicationWindow.
+public final class Window: Widget {
+    public init(application: Application) {
+        super.init(gtk_application_window_new(application.raw))
+    }
+
+    private var window: UnsafeMutablePointer<GtkWindow> { typed(raw) }
+
+    public var title: String {
+        get { string(from: gtk_window_get_title(window)) }
+        set { gtk_window_set_title(window, newValue) }
+    }
+
+    public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(window, width, height) }
+    public func setChild(_ child: Widget) { gtk_window_set_child(window, child.raw) }
+    public func setTitlebar(_ bar: Widget) { gtk_window_set_titlebar(window, bar.raw) }
+    public func present() { gtk_window_present(window) }
+
+    /// Asks the window to close, as its close button does.
+    public func close() { gtk_window_close(window) }
+
+    /// Takes keyboard focus away from whatever has it.
+    public func clearFocus() { gtk_window_set_focus(window, nil) }
+
+    /// Adds `win.NAME`, run by `action`.
+    public func addAction(_ name: String, _ action: @escaping @MainActor () -> Void) {
+        Action.add(name, to: OpaquePointer(raw), action)
+    }
+
+    /// Activates an action by its detailed name ("win.save-entry"), as a shortcut would.
+    @discardableResult
+    public func activateAction(_ name: String) -> Bool {
+        gtk_widget_activate_action_variant(raw, name, nil) != 0
+    }
+
+    /// The seeds dismiss the keyboard on a tap outside a text field. The desktop equivalent: a
+    /// click anywhere that is not inside an editable takes keyboard focus away from the field.
+    /// Runs in the capture phase and never claims the click, so buttons still get it.
+    public func releaseTextFocusOnOutsideClicks() {
+        let gesture = gtk_gesture_click_new()!
+        gtk_event_controller_set_propagation_phase(gesture, GTK_PHASE_CAPTURE)
+        let widget = raw
+        Signal.connectPress(UnsafeMutableRawPointer(gesture), "pressed", { _, x, y in
+            var picked = gtk_widget_pick(widget, x, y, GTK_PICK_DEFAULT)
+            while let current = picked {
+                if flourish_is_editable(current) != 0 { return }
+                picked = gtk_widget_get_parent(current)
+            }
+            if let focus = gtk_window_get_focus(typed(widget)), focusIsEditable(focus) {
+                gtk_window_set_focus(typed(widget), nil)
+            }
+        })
+        gtk_widget_add_controller(raw, gesture)
+    }
+
+    /// Runs `action` when the window is asked to close; return true to keep it open.
+    public func onCloseRequest(_ action: @escaping @MainActor () -> Bool) {
+        Signal.connectReturning(pointer, "close-request", action)
+    }
+}
+
+private func focusIsEditable(_ focus: UnsafeMutablePointer<GtkWidget>) -> Bool {
+    var current: UnsafeMutablePointer<GtkWidget>? = focus
+    while let widget = current {
+        if flourish_is_editable(widget) != 0 { return true }
+        current = gtk_widget_get_parent(widget)
+    }
+    return false
+}
