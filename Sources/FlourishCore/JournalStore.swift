@@ -17,9 +17,7 @@ public final class JournalStore: JournalStoring {
         var configuration = Configuration()
         configuration.label = "journal"
         configuration.prepareDatabase { db in
-            // WAL lets the journal list read while a save writes; FULL syncs each commit so a saved
-            // entry survives a power cut.
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            // FULL syncs each commit, so a saved entry survives a power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         do {
@@ -32,12 +30,15 @@ public final class JournalStore: JournalStoring {
 
     private static func migrate(_ queue: DatabaseQueue, path: String) throws {
         let migrator = JournalSchema.migrator
-        // Both checks only read: a file Flourish must refuse is never written to.
+        // The checks only read: a file Flourish must refuse is never written to.
         try queue.read { db in
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
             if try tables > 0 && !db.tableExists("grdb_migrations") { throw JournalError.notAJournal(path: path) }
             if try migrator.hasBeenSuperseded(db) { throw JournalError.newerVersion(path: path) }
         }
+        // Only now, with the file known to be ours: WAL (recorded in the file's header) lets the
+        // journal list read while a save writes.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try migrator.migrate(queue)
     }
 

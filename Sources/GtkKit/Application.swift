@@ -30,6 +30,11 @@ public final class Application {
 
     public func quit() { g_application_quit(gapp) }
 
+    /// Registers without running the loop, so windows can be made (in-process tests pump the loop
+    /// themselves). Returns whether it worked.
+    @discardableResult
+    public func register() -> Bool { g_application_register(gapp, nil, nil) != 0 }
+
     /// Keeps the application running with no window open (while start-up work finishes).
     public func hold() { g_application_hold(gapp) }
     public func release() { g_application_release(gapp) }

@@ -16,10 +16,14 @@ public final class MessageDialog: Widget {
 
     public let title: String
     public let message: String
+    /// Held so the parent outlives the dialog: a dialog disposed after its transient parent was
+    /// finalized touches the dead parent.
+    private let parent: Window
 
     public init(parent: Window, title: String, message: String, choices: [Choice], defaultResponse: Int32) {
         self.title = title
         self.message = message
+        self.parent = parent
         super.init(flourish_message_dialog_new(typed(parent.raw), title, message))
         for choice in choices {
             _ = gtk_dialog_add_button(typed(raw), choice.label, choice.response)
@@ -27,11 +31,17 @@ public final class MessageDialog: Widget {
         gtk_dialog_set_default_response(typed(raw), defaultResponse)
     }
 
-    /// Called once with the chosen response; the dialog is destroyed right after.
+    /// Called once with the chosen response; the dialog is destroyed as soon as the `response`
+    /// emission is over. (Destroying it inside its own emission leaves GTK touching a finalized
+    /// object; hiding it first and destroying it later leaves a pending layout on a dead window.)
     public func onResponse(_ action: @escaping @MainActor (Int32) -> Void) {
         let dialog = raw
         Signal.connectResponse(pointer, "response", { response in
-            gtk_window_destroy(typed(dialog))
+            g_object_ref(dialog)
+            MainLoop.after(milliseconds: 0) {
+                gtk_window_destroy(typed(dialog))
+                g_object_unref(dialog)
+            }
             action(response)
         })
     }

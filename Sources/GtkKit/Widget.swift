@@ -95,6 +95,7 @@ public class Widget {
 
     /// The rendered width, once laid out.
     public var allocatedWidth: Int32 { gtk_widget_get_allocated_width(raw) }
+    public var allocatedHeight: Int32 { gtk_widget_get_allocated_height(raw) }
 
     // MARK: - Accessibility
 

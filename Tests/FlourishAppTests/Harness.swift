@@ -1,0 +1,78 @@
+@testable import FlourishApp
+import FlourishCore
+import Foundation
+import GtkKit
+import XCTest
+
+/// One real Flourish window over a real journal file, driven in process. Needs a display (the
+/// test command runs the suite under Xvfb and a session bus).
+@MainActor
+final class Harness {
+    private static var application: Application?
+
+    let folder = TemporaryFolder()
+    let journal: JournalStore
+    let model: JournalModel
+    let main: MainWindow
+
+    var form: EntryFormController { main.form }
+    var picker: MoodPicker { main.form.picker }
+
+    /// - Parameter wrap: puts faults in front of the real store (the real store still saves).
+    init(animations: Bool = false, wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
+        Toolkit.initialize()
+        Toolkit.setAnimationsEnabled(animations)
+        journal = try JournalStore(path: folder.file("journal.sqlite"))
+        model = JournalModel(store: wrap(journal))
+        main = MainWindow(application: Self.sharedApplication(), model: model)
+        main.present()
+        model.load()
+        XCTAssertTrue(MainLoop.run(until: { self.model.isLoaded }), "the journal did not load")
+    }
+
+    private static func sharedApplication() -> Application {
+        if let application { return application }
+        let made = Application(id: FlourishApplication.applicationID + ".Tests", unique: false)
+        XCTAssertTrue(made.register(), "GApplication did not register")
+        application = made
+        return made
+    }
+
+    /// Pumps the GTK loop until `condition` holds, failing the test after `timeout`.
+    @discardableResult
+    func waitUntil(_ what: String, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
+                   _ condition: () -> Bool) -> Bool {
+        let held = MainLoop.run(until: condition, timeout: timeout)
+        XCTAssertTrue(held, "timed out waiting until \(what)", file: file, line: line)
+        return held
+    }
+
+    /// The dialog on screen, once it is there.
+    func waitForDialog(file: StaticString = #filePath, line: UInt = #line) -> MessageDialog? {
+        waitUntil("a dialog is shown", file: file, line: line) { main.alerts.current?.isShowing == true }
+        return main.alerts.current
+    }
+
+    /// Fills the form as a person would, choosing the mood through the popover's own button.
+    func fill(title: String, body: String, mood: Mood) {
+        form.titleField.text = title
+        form.bodyField.text = body
+        picker.button.click()
+        waitUntil("the mood popover opens") { picker.popover.isMapped }
+        picker.choices[mood.rawValue].click()
+        waitUntil("the mood popover closes") { !picker.popover.isOpen }
+    }
+
+    func close() {
+        main.window.close()
+        MainLoop.run(for: 0.05)
+    }
+}
+
+extension XCTestCase {
+    /// XCTest on Linux runs tests on the main thread; this says so to the compiler.
+    @MainActor
+    func onMain(_ body: @MainActor () throws -> Void) rethrows {
+        try body()
+    }
+}

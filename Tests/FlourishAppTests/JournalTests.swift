@@ -1,0 +1,73 @@
+@testable import FlourishApp
+import FlourishCore
+import GtkKit
+import XCTest
+
+final class JournalTests: XCTestCase {
+    func testAnEmptyJournalSaysSoKindly() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            harness.main.show(.journal)
+            XCTAssertEqual(harness.main.journal.page, .empty)
+            XCTAssertTrue(harness.main.journal.emptyState.isMapped)
+        }
+    }
+
+    func testAThousandEntriesListNewestFirstWithOnlyTheVisibleRowsBuilt() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            for index in 0..<1000 {
+                let entry = try EntryDraft(title: "Day \(index)", body: String(repeating: "word ", count: index % 40),
+                                           mood: Mood(rawValue: index % 6)).validated().get()
+                _ = try harness.journal.save(entry, createdAt: start.addingTimeInterval(Double(index) * 86_400))
+            }
+            harness.model.load()
+            harness.waitUntil("the list has every entry") { harness.main.journal.list.count == 1000 }
+            harness.main.show(.journal)
+            harness.waitUntil("the top rows are filled in") {
+                harness.main.journal.rows.contains { $0.entry?.title == "Day 999" && $0.view.isMapped }
+            }
+            let built = harness.main.journal.rows.count
+            XCTAssertLessThan(built, 300, "GtkListView builds only the rows near the screen, built \(built)")
+            let top = try XCTUnwrap(harness.main.journal.rows.first { $0.entry?.title == "Day 999" })
+            XCTAssertTrue(top.view.hasClass(Theme.moodClass(Mood(rawValue: 999 % 6)!)))
+            XCTAssertEqual(harness.main.journal.list.key(at: 0), String(try harness.journal.entryIDs()[0]))
+        }
+    }
+
+    func testRowsWrapLongTextToGrow() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let longText = String(repeating: "A long line of feelings that must wrap. ", count: 12)
+            _ = try harness.journal.save(try EntryDraft(title: "Short", body: longText, mood: .okay).validated().get(), createdAt: Date())
+            _ = try harness.journal.save(try EntryDraft(title: "Tiny", body: "x", mood: .okay).validated().get(), createdAt: Date())
+            harness.model.load()
+            harness.main.show(.journal)
+            harness.waitUntil("both rows are filled") { harness.main.journal.rows.filter { $0.entry != nil && $0.view.isMapped }.count == 2 }
+            MainLoop.run(for: 0.2)
+            let long = try XCTUnwrap(harness.main.journal.rows.first { $0.entry?.title == "Short" })
+            let tiny = try XCTUnwrap(harness.main.journal.rows.first { $0.entry?.title == "Tiny" })
+            let lineHeight = tiny.bodyLabel.allocatedHeight
+            XCTAssertGreaterThan(lineHeight, 0)
+            XCTAssertGreaterThanOrEqual(long.bodyLabel.allocatedHeight, lineHeight * 3,
+                                        "the long body wraps onto several lines instead of being cut")
+            XCTAssertGreaterThan(long.view.allocatedHeight, tiny.view.allocatedHeight)
+        }
+    }
+
+    func testTheRowStyleIsTheSeeds() {
+        let css = ResourceLocator.text(named: "flourish.css")
+        let moodCSS = MainActor.assumeIsolated { Theme.moodCSS }
+        XCTAssertTrue(css.contains("border-left: 8px solid"))
+        XCTAssertTrue(css.contains("border-bottom: 1px solid #dad5cd"))
+        XCTAssertEqual(css.components(separatedBy: "rgb(170, 151, 131)").count - 1, 2, "title and body colour")
+        XCTAssertTrue(css.contains("300ms"), "the picker animates over 0.3 s")
+        for mood in Mood.catalogue {
+            XCTAssertTrue(moodCSS.contains(".journal-row.mood-\(mood.rawValue) { border-left-color: \(mood.hex); }"))
+        }
+    }
+}

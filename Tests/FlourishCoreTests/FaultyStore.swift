@@ -1,0 +1,42 @@
+import FlourishCore
+import Foundation
+
+/// The real store, with faults injected in front of it: the next `failures` saves (or reads) throw
+/// `error` before reaching the disk; then every call goes through to the real file.
+final class FaultyStore: JournalStoring, @unchecked Sendable {
+    let real: JournalStore
+    private let lock = NSLock()
+    private var saveFailures: Int
+    private var readFailures: Int
+    let error: JournalError
+
+    init(real: JournalStore, saveFailures: Int = 0, readFailures: Int = 0, error: JournalError = .diskFull) {
+        self.real = real
+        self.saveFailures = saveFailures
+        self.readFailures = readFailures
+        self.error = error
+    }
+
+    private func take(_ counter: inout Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard counter > 0 else { return false }
+        counter -= 1
+        return true
+    }
+
+    func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry {
+        if take(&saveFailures) { throw error }
+        return try real.save(entry, createdAt: createdAt)
+    }
+
+    func entryIDs() throws(JournalError) -> [Int64] {
+        if take(&readFailures) { throw error }
+        return try real.entryIDs()
+    }
+
+    func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+        if take(&readFailures) { throw error }
+        return try real.entries(ids: ids)
+    }
+}
