@@ -39,11 +39,9 @@ final class EntryFormController {
     private func buildLayout() {
         view.addClass("entry-form")
         let titleLabel = fieldLabel("_Title", for: titleField)
-        titleField.setAccessibleLabel("Title")
         titleField.placeholder = "What is today about?"
 
         let bodyLabel = fieldLabel("_Body", for: bodyField)
-        bodyField.setAccessibleLabel("Body")
         bodyField.addClass("body-field")
         let bodyScroller = ScrolledWindow(bodyField)
         bodyScroller.addClass("body-scroller")
@@ -51,7 +49,7 @@ final class EntryFormController {
         bodyScroller.expand(vertically: true)
 
         let moodRow = Box(.horizontal, spacing: 12)
-        moodRow.append(fieldLabel("I’m _feeling", for: picker.button))
+        moodRow.append(fieldLabel("I’m _feeling", for: picker.button, namesWidget: false))
         moodRow.append(picker.button)
         moodRow.append(moodError)
         picker.button.align(vertical: .center)
@@ -74,9 +72,9 @@ final class EntryFormController {
         moodRow.setMargins(top: 12)
     }
 
-    private func fieldLabel(_ mnemonic: String, for field: Widget) -> Label {
+    private func fieldLabel(_ mnemonic: String, for field: Widget, namesWidget: Bool = true) -> Label {
         let label = Label()
-        label.setMnemonic(mnemonic, for: field)
+        label.setMnemonic(mnemonic, for: field, namesWidget: namesWidget)
         label.addClass("field-label")
         label.alignStart()
         return label
@@ -147,8 +145,9 @@ final class EntryFormController {
             label.isVisible = present
             for field in fields {
                 field.setAccessibleInvalid(present)
-                field.setAccessibleDescription(present ? problem.message : (field === picker.button ? picker.button.label : ""))
+                field.setAccessibleDescription(present ? problem.message : "")
             }
+            if problem == .missingMood { picker.problem = present ? problem.message : nil }
         }
         // Send the keyboard to the first thing to fix.
         if focusFirst, let first = problems.first {
@@ -163,7 +162,7 @@ final class EntryFormController {
 
     private func widgets(for problem: EntryDraft.Problem) -> (label: Label, fields: [Widget]) {
         switch problem {
-        case .missingMood: (moodError, [picker.button])
+        case .missingMood: (moodError, [])
         case .missingText: (textError, [titleField, bodyField])
         }
     }

@@ -18,6 +18,11 @@ final class MoodPicker {
     private(set) var mood: Mood?
     private var closing = false
 
+    /// What is wrong with the mood, if anything; a screen reader hears it after the button's text.
+    var problem: String? {
+        didSet { describe() }
+    }
+
     /// How long the seeds' fade and slide take, in milliseconds.
     static let animationMilliseconds: UInt32 = 300
 
@@ -35,7 +40,7 @@ final class MoodPicker {
         popover = Popover(attachedTo: button, child: list)
         popover.addClass("mood-picker")
         button.addClass("mood-button")
-        button.setAccessibleLabel("Mood")
+        button.accessibleName = "Mood"
         button.tooltip = "Choose how you feel"
 
         button.onClicked { [unowned self] in toggle() }
@@ -107,6 +112,11 @@ final class MoodPicker {
         button.removeClass(Theme.promptClass)
         button.addClass(mood.map(Theme.moodClass) ?? Theme.promptClass)
         button.label = mood?.title ?? MoodPrompt.title
-        button.setAccessibleDescription(mood?.title ?? MoodPrompt.title)
+        describe()
+    }
+
+    private func describe() {
+        button.setAccessibleDescription([button.label, problem].compactMap { $0 }.joined(separator: ". "))
+        button.setAccessibleInvalid(problem != nil)
     }
 }

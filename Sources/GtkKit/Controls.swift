@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 
 /// GtkLabel.
 public final class Label: Widget {
@@ -24,10 +25,16 @@ public final class Label: Widget {
         align(horizontal: .fill)
     }
 
-    /// Makes `_X` in the text a mnemonic that focuses `widget` on Alt+X.
-    public func setMnemonic(_ text: String, for widget: Widget) {
+    /// Makes `_X` in the text a mnemonic that focuses `widget` on Alt+X. The label also names the
+    /// widget for a screen reader (GTK adds the labelled-by relation), unless `namesWidget` is false
+    /// because the widget carries a name of its own.
+    public func setMnemonic(_ text: String, for widget: Widget, namesWidget: Bool = true) {
         gtk_label_set_text_with_mnemonic(opaque, text)
         gtk_label_set_mnemonic_widget(opaque, widget.raw)
+        if !namesWidget {
+            // GTK 4.8 would otherwise speak both names, run together.
+            gtk_accessible_reset_relation(OpaquePointer(widget.raw), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+        }
     }
 
     public var isSelectable: Bool {
@@ -38,6 +45,12 @@ public final class Label: Widget {
 
 /// GtkButton.
 public final class Button: Widget {
+    /// The name a screen reader speaks, when it is not the visible label. GTK 4.8 rewrites a
+    /// button's accessible label whenever its text changes, so the name is applied again then.
+    public var accessibleName: String? {
+        didSet { applyAccessibleName() }
+    }
+
     public init(_ label: String) {
         super.init(gtk_button_new_with_label(label))
     }
@@ -45,14 +58,25 @@ public final class Button: Widget {
     /// Wraps a button GTK made (a dialog's), adding a reference.
     init(existing raw: UnsafeMutablePointer<GtkWidget>) { super.init(raw) }
 
-    /// A button whose `_X` gives Alt+X.
+    /// A button whose `_X` gives Alt+X; a screen reader hears the text without the underscore.
     public init(mnemonic: String) {
         super.init(gtk_button_new_with_mnemonic(mnemonic))
+        // A mnemonic button is also labelled-by its label; GTK 4.8 would speak the name twice.
+        gtk_accessible_reset_relation(OpaquePointer(raw), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+        accessibleName = mnemonic.replacingOccurrences(of: "_", with: "")
+        applyAccessibleName()
     }
 
     public var label: String {
         get { string(from: gtk_button_get_label(typed(raw))) }
-        set { gtk_button_set_label(typed(raw), newValue) }
+        set {
+            gtk_button_set_label(typed(raw), newValue)
+            applyAccessibleName()
+        }
+    }
+
+    private func applyAccessibleName() {
+        if let accessibleName { setAccessibleLabel(accessibleName) }
     }
 
     public func onClicked(_ action: @escaping @MainActor () -> Void) {

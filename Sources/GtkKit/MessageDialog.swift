@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 
 /// A modal GtkMessageDialog over a window: a title, a message and a row of buttons.
 public final class MessageDialog: Widget {
@@ -26,7 +27,10 @@ public final class MessageDialog: Widget {
         self.parent = parent
         super.init(flourish_message_dialog_new(typed(parent.raw), title, message))
         for choice in choices {
-            _ = gtk_dialog_add_button(typed(raw), choice.label, choice.response)
+            // Dialog buttons take mnemonics ("_Retry" gives Alt+R); the spoken name has no underscore.
+            let button = gtk_dialog_add_button(typed(raw), choice.label, choice.response)
+            gtk_accessible_reset_relation(OpaquePointer(button), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+            flourish_accessible_set_label(button, choice.label.replacingOccurrences(of: "_", with: ""))
         }
         gtk_dialog_set_default_response(typed(raw), defaultResponse)
     }

@@ -1,0 +1,311 @@
+#!/usr/bin/python3
+"""End-to-end journeys: the built `flourish` binary, launched on a temporary journal and driven
+through the accessibility tree (AT-SPI) and the keyboard, as a person would.
+
+Run by scripts/test under Xvfb and a session bus. Usage: journey.py PATH-TO-FLOURISH
+Exits non-zero on the first failed check, after saving a screenshot next to the journal.
+"""
+
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import pyatspi
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/flourish")
+WORK = tempfile.mkdtemp(prefix="flourish-e2e-")
+passed = 0
+
+
+# MARK: - Driving the app
+
+class Failure(Exception):
+    pass
+
+
+def check(description, condition):
+    global passed
+    if not condition:
+        raise Failure(description)
+    passed += 1
+    print(f"  ok  {description}", flush=True)
+
+
+def wait_for(description, probe, timeout=10.0):
+    """Polls `probe` until it returns something truthy; fails the journey after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = probe()
+        except Exception:  # the tree changes under us while the app works
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise Failure(f"timed out waiting for {description}")
+        time.sleep(0.1)
+
+
+def descendants(root):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        yield node
+        try:
+            stack.extend(reversed([child for child in node]))
+        except Exception:
+            pass
+
+
+def showing(node):
+    # GTK 4.8 sets SHOWING only on windows; hidden widgets drop out of the tree or lose VISIBLE.
+    return node.getState().contains(pyatspi.STATE_VISIBLE)
+
+
+def selected(node):
+    states = node.getState()
+    return states.contains(pyatspi.STATE_SELECTED) or states.contains(pyatspi.STATE_CHECKED)
+
+
+def find(root, role, name=None, text=None, visible=True):
+    """The first node of `role` named `name` (a label's name is its text) whose editable text is `text`."""
+    for node in descendants(root):
+        try:
+            if node.getRoleName() != role:
+                continue
+            if name is not None and node.name != name:
+                continue
+            if text is not None and text_of(node) != text:
+                continue
+            if visible and not showing(node):
+                continue
+            return node
+        except Exception:
+            continue
+    return None
+
+
+def text_of(node):
+    try:
+        text = node.queryText()
+        # GTK 4.8's entry answers "" for end offset -1; ask for the exact length instead.
+        return text.getText(0, text.characterCount)
+    except Exception:
+        return None
+
+
+def press(node):
+    action = node.queryAction()
+    for index in range(action.nActions):
+        if action.getName(index) == "click":
+            action.doAction(index)
+            return
+    raise Failure(f"{node.getRoleName()} '{node.name}' has no click action")
+
+
+def keys(*names):
+    subprocess.run(["xdotool", "key", "--delay", "60", *names], check=True)
+    time.sleep(0.3)
+
+
+def type_text(text):
+    subprocess.run(["xdotool", "type", "--delay", "25", text], check=True)
+    time.sleep(0.3)
+
+
+def focused(node):
+    return node.getState().contains(pyatspi.STATE_FOCUSED)
+
+
+class Flourish:
+    """One running instance of the real binary."""
+
+    def __init__(self, journal):
+        environment = dict(os.environ, GDK_BACKEND="x11")
+        self.log = open(os.path.join(WORK, "app.log"), "a")
+        self.process = subprocess.Popen([BINARY, "--database", journal], env=environment,
+                                        stdout=self.log, stderr=self.log)
+        self.app = wait_for("Flourish on the accessibility bus", self._find_app, timeout=20)
+
+    def _find_app(self):
+        for app in pyatspi.Registry.getDesktop(0):
+            if app is not None and app.get_process_id() == self.process.pid:
+                return app
+        return None
+
+    def find(self, role, name=None, text=None, visible=True):
+        return find(self.app, role, name, text, visible)
+
+    def wait(self, description, role, name=None, text=None, timeout=10.0):
+        return wait_for(description, lambda: self.find(role, name, text), timeout)
+
+    def exit_code(self, timeout=10.0):
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def screenshot(name):
+    path = os.path.join(WORK, name)
+    subprocess.run(["import", "-window", "root", path], check=False)
+    return path
+
+
+# MARK: - Journeys
+
+def first_entry_with_the_mouse(journal):
+    print("journey: log an entry with the mouse, find it in the journal", flush=True)
+    app = Flourish(journal)
+    frame = app.wait("the main window", "frame", "Flourish")
+    check("the window is titled Flourish", frame.name == "Flourish")
+
+    save = app.wait("the Save Entry button", "push button", "Save Entry")
+    press(save)
+    app.wait("the missing-mood message", "label", "Choose how you feel.")
+    app.wait("the missing-text message", "label", "Write a title or a few lines.")
+    check("an empty form says what is missing next to the fields", True)
+
+    mood = app.find("push button", "Mood")
+    check("the mood button is named Mood, reads select, and says what is missing",
+          mood is not None and mood.description == "select. Choose how you feel.")
+    press(mood)
+    okay = app.wait("the mood popover", "push button", "okay")
+    check("the popover lists the six moods by name",
+          all(app.find("push button", title) for title in
+              ["the best", "really good", "okay", "meh", "not so great", "the worst"]))
+    press(okay)
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    check("choosing a mood sets the button's text", app.find("push button", "Mood").description == "okay")
+    wait_for("the missing-mood message to go", lambda: app.find("label", "Choose how you feel.") is None)
+
+    title = app.find("text", "Title")
+    body = app.find("text", "Body")
+    check("the form has fields named Title and Body", title is not None and body is not None)
+    keys("alt+t")
+    wait_for("focus in Title", lambda: focused(title))
+    type_text("Sea air")
+    keys("alt+b")
+    wait_for("focus in Body", lambda: focused(body))
+    type_text("A long walk on the beach.")
+    check("what was typed is in the fields", text_of(title) == "Sea air" and text_of(body) == "A long walk on the beach.")
+
+    # A click outside any text field takes the keyboard focus away (the seeds' tap outside).
+    window = subprocess.run(["xdotool", "search", "--pid", str(app.process.pid), "--name", "^Flourish$"],
+                            capture_output=True, text=True).stdout.split()
+    subprocess.run(["xdotool", "mousemove", "--window", window[0], "60", "20", "click", "1"], check=True)
+    wait_for("the body to lose focus", lambda: not focused(body))
+    check("a click outside a text field drops its focus", not focused(body) and not focused(title))
+
+    press(app.find("push button", "Save Entry"))
+    app.wait("the saved dialog", "label", "Entry Saved")
+    check("the dialog says the entry was saved", app.find("label", "Your entry has been saved!") is not None)
+    press(app.wait("the OK button", "push button", "OK"))
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    check("the form is reset", text_of(app.find("text", "Title")) == "" and text_of(app.find("text", "Body")) == ""
+          and app.find("push button", "Mood").description == "select")
+
+    journal_tab = app.find("page tab", "Journal")
+    press(journal_tab)
+    wait_for("the Journal page", lambda: selected(journal_tab))
+    app.wait("the new row", "label", "Sea air")
+    check("the journal shows the entry at once", app.find("label", "A long walk on the beach.") is not None)
+    screenshot("journal-after-first-entry.png")
+
+    keys("ctrl+q")
+    check("Ctrl+Q quits cleanly", app.exit_code() == 0)
+
+
+def second_entry_with_the_keyboard(journal):
+    print("journey: log an entry with the keyboard only", flush=True)
+    app = Flourish(journal)
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title at start", lambda: focused(title))
+    type_text("Rain")
+    keys("alt+f")  # "I'm _feeling": the mnemonic presses the mood button, opening the picker
+    app.wait("the mood popover", "push button", "the worst")
+    keys("Down", "Down", "Down", "Down", "Down", "Return")
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    check("arrow keys and Enter choose a mood", app.find("push button", "Mood").description == "the worst")
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    check("Ctrl+Enter saved and Enter dismissed the dialog", text_of(app.find("text", "Title")) == "")
+    keys("alt+2")
+    wait_for("the Journal page", lambda: selected(app.find("page tab", "Journal")))
+    app.wait("the new row", "label", "Rain")
+    check("Alt+2 shows the journal with both entries", app.find("label", "Sea air") is not None)
+    close = app.find("push button", "Close")
+    press(close)
+    check("the window's close button quits cleanly", app.exit_code() == 0)
+
+
+def journal_survives_a_restart(journal):
+    print("journey: the journal is still there after a restart", flush=True)
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("SELECT title, body, mood FROM entry ORDER BY created_at").fetchall()
+    check("the database file holds both entries",
+          rows == [("Sea air", "A long walk on the beach.", 2), ("Rain", "", 5)])
+    mode = os.stat(journal).st_mode & 0o777
+    check("the journal file is private (0600)", mode == 0o600)
+
+    app = Flourish(journal)
+    journal_tab = app.wait("the Journal tab", "page tab", "Journal")
+    press(journal_tab)
+    wait_for("the Journal page", lambda: selected(journal_tab))
+    app.wait("the first entry", "label", "Sea air")
+    check("entries are listed after a restart", app.find("label", "Rain") is not None)
+    screenshot("journal-after-restart.png")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
+def damaged_journal_is_left_alone():
+    print("journey: a damaged journal is reported and never overwritten", flush=True)
+    damaged = os.path.join(WORK, "damaged.sqlite")
+    garbage = bytes((index * 37 + 11) % 256 for index in range(16384))
+    with open(damaged, "wb") as file:
+        file.write(garbage)
+    app = Flourish(damaged)
+    app.wait("the error dialog", "label", "Error")
+    message = wait_for("the explanation", lambda: next(
+        (node.name for node in descendants(app.app)
+         if node.getRoleName() == "label" and "damaged" in node.name), None))
+    check("the dialog says the journal is damaged and untouched", "left it untouched" in message)
+    press(app.wait("the OK button", "push button", "OK"))
+    check("the app then quits", app.exit_code() == 0)
+    with open(damaged, "rb") as file:
+        check("the damaged file is byte-for-byte unchanged", file.read() == garbage)
+
+
+def main():
+    journal = os.path.join(WORK, "journal.sqlite")
+    app_processes = []
+    try:
+        first_entry_with_the_mouse(journal)
+        second_entry_with_the_keyboard(journal)
+        journal_survives_a_restart(journal)
+        damaged_journal_is_left_alone()
+    except Failure as failure:
+        shot = screenshot("failure.png")
+        print(f"  FAIL {failure}\n  (screenshot: {shot}; app log: {os.path.join(WORK, 'app.log')})", flush=True)
+        subprocess.run(["pkill", "-f", BINARY], check=False)
+        print(f"e2e: {passed} passed, 1 failed")
+        return 1
+    print(f"e2e: {passed} passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
