@@ -36,7 +36,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "flourish-bench",
-            dependencies: ["FlourishCore"],
+            dependencies: ["FlourishCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/flourish-bench"
         ),
         // XCTest on Linux runs every test synchronously on the main thread, which Swift 6's

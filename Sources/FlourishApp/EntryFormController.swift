@@ -66,10 +66,11 @@ final class EntryFormController {
         saveButton.tooltip = "Save Entry (Ctrl+Enter)"
         saveButton.setMargins(top: 12)
 
-        for widget in [titleLabel, titleField, bodyLabel, bodyScroller, textError, moodRow, saveButton] as [Widget] {
+        // As in the seeds, the mood sits under the title and its picker drops down over the body.
+        for widget in [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError, saveButton] as [Widget] {
             view.append(widget)
         }
-        moodRow.setMargins(top: 12)
+        moodRow.setMargins(top: 8, bottom: 4)
     }
 
     private func fieldLabel(_ mnemonic: String, for field: Widget, namesWidget: Bool = true) -> Label {
