@@ -15,6 +15,7 @@ public final class FlourishApplication {
     /// - Parameter journalPath: the journal file; `--database` gives a non-unique instance so that
     ///   another journal (or a test) never lands in an already running Flourish.
     public init(journalPath: String, unique: Bool) {
+        Trace.begin()
         self.journalPath = journalPath
         application = Application(id: Self.applicationID, unique: unique)
         application.onActivate { [unowned self] in activate() }
@@ -49,6 +50,7 @@ public final class FlourishApplication {
         defer { application.release() }
         switch result {
         case .success(let store):
+            Trace.once("journal opened")
             let model = JournalModel(store: store)
             self.model = model
             let mainWindow = MainWindow(application: application, model: model)

@@ -65,6 +65,7 @@ final class JournalController: JournalModelDelegate {
         switch change {
         case .reloaded:
             list.splice(at: 0, removing: list.count, adding: model.ids.map(String.init))
+            Trace.once("journal listed \(model.count) entries")
         case .inserted(let index):
             list.splice(at: index, removing: 0, adding: [String(model.ids[index])])
             list.scroll(to: index)
@@ -73,6 +74,7 @@ final class JournalController: JournalModelDelegate {
             for row in list.builtRows {
                 if let id = row.entryID, row.entry == nil, ids.contains(id) {
                     row.bind(id: id, entry: model.entry(id: id))
+                    if row.view.isMapped { Trace.once("first journal row shown") }
                 }
             }
         }

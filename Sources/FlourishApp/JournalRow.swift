@@ -34,6 +34,9 @@ final class JournalRow {
             label.enableWrapping()
             view.append(label)
         }
+        view.onMap { [unowned self] in
+            if entry != nil { Trace.once("first journal row shown") }
+        }
     }
 
     /// Shows the entry with this id, or a quiet placeholder until it arrives.

@@ -42,6 +42,7 @@ final class MainWindow {
         application.setAccelerators(["<Alt>1"], for: "win.show-new-entry")
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
         pages.onPageChanged { [unowned self] in
+            if page == .journal { Trace.once("journal page shown") }
             if page == .newEntry { form.titleField.grabFocus() }
         }
     }
@@ -52,6 +53,7 @@ final class MainWindow {
 
     func present() {
         window.present()
+        Trace.once("window presented")
         form.titleField.grabFocus()
     }
 }

@@ -113,6 +113,11 @@ public class Widget {
     /// Whether the desktop wants animations (the `gtk-enable-animations` setting).
     public var animationsEnabled: Bool { flourish_animations_enabled(raw) != 0 }
 
+    /// Calls `action` each time the widget is mapped (comes on screen).
+    public func onMap(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(pointer, "map", action)
+    }
+
     // MARK: - Tree
 
     /// Whether `self` is `other` or one of its descendants.

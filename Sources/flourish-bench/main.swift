@@ -6,9 +6,17 @@ import GRDB
 // synchronous=FULL, how long opening and listing take, and how much memory that costs.
 // Figures only; nothing here passes or fails.
 //
-//   swift run -c release flourish-bench [ENTRIES]      (default 100000)
+//   swift run -c release flourish-bench [ENTRIES] [--keep PATH]   (default 100000 entries)
+//
+// --keep leaves the seeded journal at PATH (for measuring the app itself on it: scripts/bench).
 
-let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 100_000
+var arguments = Array(CommandLine.arguments.dropFirst())
+var keepPath: String?
+if let index = arguments.firstIndex(of: "--keep"), index + 1 < arguments.count {
+    keepPath = arguments[index + 1]
+    arguments.removeSubrange(index...index + 1)
+}
+let count = arguments.first.flatMap(Int.init) ?? 100_000
 let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("flourish-bench-\(getpid())")
 let path = (folder as NSString).appendingPathComponent("journal.sqlite")
 defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -92,6 +100,11 @@ do {
     let (rss, peak) = memory()
     print("scroll 10k rows \(format(cacheTime)) ms to read \(cached.count) entries in batches")
     print("memory          RSS \(rss) MiB, peak \(peak) MiB (ids of every entry plus 10k entries in memory)")
+    if let keepPath {
+        store = nil
+        try? FileManager.default.removeItem(atPath: keepPath)
+        try FileManager.default.copyItem(atPath: path, toPath: keepPath)
+    }
 } catch {
     print("benchmark failed: \(error)")
     exit(1)
