@@ -36,19 +36,26 @@ let package = Package(
         ),
         .executableTarget(
             name: "flourish-bench",
-            dependencies: ["FlourishCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/flourish-bench"
+        ),
+        // What both test suites use: temporary folders and a real store with faults in front.
+        .target(
+            name: "FlourishTestSupport",
+            dependencies: ["FlourishCore"],
+            path: "Tests/Support",
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // XCTest on Linux runs every test synchronously on the main thread, which Swift 6's
         // region checker cannot see; the tests use Swift 5 mode and `MainActor.assumeIsolated`.
         .testTarget(
             name: "FlourishCoreTests",
-            dependencies: ["FlourishCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "FlourishAppTests",
-            dependencies: ["FlourishApp", "GtkKit", "FlourishCore"],
+            dependencies: ["FlourishApp", "GtkKit", "FlourishCore", "FlourishTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -4,7 +4,9 @@ import GtkKit
 @MainActor
 final class Alerts {
     static let ok: Int32 = -5 // GTK_RESPONSE_OK
+    static let cancel: Int32 = -6 // GTK_RESPONSE_CANCEL
     static let retry: Int32 = 1
+    static let discard: Int32 = 2
 
     private unowned let window: Window
     /// The dialog on screen, if any (tests press its real buttons).
@@ -26,6 +28,16 @@ final class Alerts {
                 choices: [.init("OK", response: Self.ok), .init("_Retry", response: Self.retry)],
                 defaultResponse: Self.retry) { response in
             response == Self.retry ? retry() : dismissed()
+        }
+    }
+
+    /// Asked before closing over an unsaved entry. Cancel is the default: Enter keeps the words.
+    func confirmDiscard(then decide: @escaping @MainActor (_ discard: Bool) -> Void) {
+        present(title: "Discard this entry?",
+                message: "You have not saved it. If Flourish closes now, what you wrote is lost.",
+                choices: [.init("_Cancel", response: Self.cancel), .init("_Discard", response: Self.discard)],
+                defaultResponse: Self.cancel) { response in
+            decide(response == Self.discard)
         }
     }
 

@@ -1,4 +1,5 @@
 import FlourishCore
+import Foundation
 import GtkKit
 
 /// The "New Entry" page: title, body, mood, Save Entry. Validates, saves through the journal
@@ -82,6 +83,12 @@ final class EntryFormController {
     }
 
     // MARK: - Saving
+
+    /// Whether closing now would lose words the person typed.
+    var hasUnsavedText: Bool {
+        !draft.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            || !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
 
     /// What the form holds now.
     var draft: EntryDraft {

@@ -81,10 +81,11 @@ public final class FlourishApplication {
 
     private var problemWindow: (Window, Alerts)?
 
+    /// Ctrl+Q: closes the windows as their close buttons would (so an unsaved entry is asked
+    /// about); the application ends when the last one has gone.
     func quit() {
         mainWindow?.window.close()
         problemWindow?.0.close()
-        application.quit()
     }
 }
 

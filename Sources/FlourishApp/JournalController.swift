@@ -10,6 +10,11 @@ final class JournalController: JournalModelDelegate {
     let scroller = ScrolledWindow()
     let emptyState = Box(.vertical, spacing: 8)
     let problemLabel = Label()
+    /// Above the list when some entries could not be read; they are tried again shortly.
+    let banner = Label()
+
+    /// How long to wait before reading again the entries that failed.
+    static let retryMilliseconds: UInt32 = 2_000
 
     private let model: JournalModel
 
@@ -51,7 +56,14 @@ final class JournalController: JournalModelDelegate {
 
         view.addPage(loading, name: Page.loading.rawValue)
         view.addPage(emptyState, name: Page.empty.rawValue)
-        view.addPage(scroller, name: Page.entries.rawValue)
+        banner.addClass("journal-banner")
+        banner.enableWrapping()
+        banner.alignStart()
+        banner.isVisible = false
+        let entries = Box(.vertical)
+        entries.append(banner)
+        entries.append(scroller)
+        view.addPage(entries, name: Page.entries.rawValue)
         view.addPage(problemLabel, name: Page.problem.rawValue)
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
@@ -70,6 +82,7 @@ final class JournalController: JournalModelDelegate {
             list.splice(at: index, removing: 0, adding: [String(model.ids[index])])
             list.scroll(to: index)
         case .entriesLoaded(let ids):
+            banner.isVisible = false
             // Fill in the rows that were waiting for these entries.
             for row in list.builtRows {
                 if let id = row.entryID, row.entry == nil, ids.contains(id) {
@@ -82,8 +95,25 @@ final class JournalController: JournalModelDelegate {
     }
 
     func journalModel(_ model: JournalModel, didFailWith error: JournalError) {
-        problemLabel.text = "Flourish could not read your journal.\n\n" + (error.errorDescription ?? "")
-        if model.count == 0 || !model.isLoaded { view.visiblePage = Page.problem.rawValue }
+        let reason = error.errorDescription ?? ""
+        guard model.isLoaded else {
+            problemLabel.text = "Flourish could not read your journal.\n\n" + reason
+            view.visiblePage = Page.problem.rawValue
+            return
+        }
+        // Entries for rows on screen could not be read: say so, and try again shortly rather
+        // than leave the rows waiting for ever.
+        banner.text = "Some entries could not be read. Flourish will try again. \(reason)"
+        banner.isVisible = true
+        MainLoop.after(milliseconds: Self.retryMilliseconds) { [weak self] in self?.refetchWaitingRows() }
+    }
+
+    private func refetchWaitingRows() {
+        for row in list.builtRows {
+            if let id = row.entryID, row.entry == nil {
+                row.bind(id: id, entry: model.entry(id: id))
+            }
+        }
     }
 
     /// The rows built so far, for tests.

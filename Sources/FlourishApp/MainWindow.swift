@@ -41,6 +41,7 @@ final class MainWindow {
         application.setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.save-entry")
         application.setAccelerators(["<Alt>1"], for: "win.show-new-entry")
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
+        window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         pages.onPageChanged { [unowned self] in
             if page == .journal { Trace.once("journal page shown") }
             if page == .newEntry { form.titleField.grabFocus() }
@@ -48,6 +49,24 @@ final class MainWindow {
     }
 
     var page: Page { Page(rawValue: pages.visiblePage) ?? .newEntry }
+
+    private var discardConfirmed = false
+
+    /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
+    private func keepOpenForUnsavedEntry() -> Bool {
+        guard form.hasUnsavedText, !discardConfirmed else { return false }
+        guard alerts.current == nil else { return true }
+        show(.newEntry)
+        alerts.confirmDiscard { [unowned self] discard in
+            if discard {
+                discardConfirmed = true
+                window.close()
+            } else {
+                form.titleField.grabFocus()
+            }
+        }
+        return true
+    }
 
     func show(_ page: Page) { pages.visiblePage = page.rawValue }
 

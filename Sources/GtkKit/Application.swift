@@ -28,8 +28,6 @@ public final class Application {
         }
     }
 
-    public func quit() { g_application_quit(gapp) }
-
     /// Registers without running the loop, so windows can be made (in-process tests pump the loop
     /// themselves). Returns whether it worked.
     @discardableResult

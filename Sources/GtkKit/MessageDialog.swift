@@ -39,12 +39,12 @@ public final class MessageDialog: Widget {
     /// emission is over. (Destroying it inside its own emission leaves GTK touching a finalized
     /// object; hiding it first and destroying it later leaves a pending layout on a dead window.)
     public func onResponse(_ action: @escaping @MainActor (Int32) -> Void) {
-        let dialog = raw
-        Signal.connectResponse(pointer, "response", { response in
-            g_object_ref(dialog)
+        Signal.connectResponse(pointer, "response", { [unowned self] response in
+            // The handle (and through it the parent) lives until the dialog is gone, so the
+            // dialog is always finalized before its parent, whoever lets go first.
+            let handle = self
             MainLoop.after(milliseconds: 0) {
-                gtk_window_destroy(typed(dialog))
-                g_object_unref(dialog)
+                gtk_window_destroy(typed(handle.raw))
             }
             action(response)
         })

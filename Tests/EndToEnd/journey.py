@@ -267,8 +267,22 @@ def journal_survives_a_restart(journal):
     app.wait("the first entry", "label", "Sea air")
     check("entries are listed after a restart", app.find("label", "Rain") is not None)
     screenshot("journal-after-restart.png")
+
+    # Quitting over unsaved words asks first; Cancel keeps them, Discard lets go.
+    keys("alt+1")
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title", lambda: focused(title))
+    type_text("Unfinished")
     keys("ctrl+q")
-    check("quits cleanly", app.exit_code() == 0)
+    app.wait("the discard question", "label", "Discard this entry?")
+    press(app.wait("the Cancel button", "push button", "Cancel"))
+    wait_for("the question to go", lambda: app.find("label", "Discard this entry?") is None)
+    check("Cancel keeps the window and the words", app.process.poll() is None and text_of(title) == "Unfinished")
+    keys("ctrl+q")
+    press(app.wait("the Discard button", "push button", "Discard"))
+    check("Discard quits cleanly", app.exit_code() == 0)
+    with sqlite3.connect(journal) as db:
+        check("nothing unsaved was written", db.execute("SELECT count(*) FROM entry").fetchone()[0] == 2)
 
 
 def damaged_journal_is_left_alone():

@@ -1,5 +1,6 @@
 @testable import FlourishApp
 import FlourishCore
+import FlourishTestSupport
 import GtkKit
 import XCTest
 
@@ -175,6 +176,48 @@ final class EntryFormTests: XCTestCase {
             XCTAssertEqual(harness.form.titleField.text, "Later")
             XCTAssertEqual(harness.picker.mood, .okay)
             XCTAssertTrue(harness.form.saveButton.isSensitive)
+        }
+    }
+}
+
+final class ClosingTests: XCTestCase {
+    func testClosingWithAnUnsavedEntryAsksAndCancelKeepsIt() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            harness.form.bodyField.text = "Half a thought"
+            harness.main.show(.journal)
+            harness.main.window.close()
+            let dialog = try XCTUnwrap(harness.waitForDialog())
+            XCTAssertEqual(dialog.title, "Discard this entry?")
+            XCTAssertEqual(dialog.buttonLabels, ["_Cancel", "_Discard"])
+            XCTAssertTrue(harness.main.window.isVisible, "the window stays while the person decides")
+            XCTAssertEqual(harness.main.page, .newEntry, "the entry in question is on screen")
+            try XCTUnwrap(dialog.button(for: Alerts.cancel)).click()
+            harness.waitUntil("the dialog goes") { harness.main.alerts.current == nil }
+            XCTAssertTrue(harness.main.window.isVisible)
+            XCTAssertEqual(harness.form.bodyField.text, "Half a thought")
+        }
+    }
+
+    func testDiscardClosesTheWindow() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            harness.form.titleField.text = "Never mind"
+            harness.main.window.close()
+            try XCTUnwrap(harness.waitForDialog()?.button(for: Alerts.discard)).click()
+            harness.waitUntil("the window closes") { !harness.main.window.isVisible }
+            XCTAssertEqual(try harness.journal.count(), 0)
+        }
+    }
+
+    func testAnEmptyFormClosesAtOnce() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            harness.picker.choose(.okay) // a mood alone is not words to lose
+            harness.main.window.close()
+            harness.waitUntil("the window closes") { !harness.main.window.isVisible }
+            XCTAssertNil(harness.main.alerts.current)
         }
     }
 }

@@ -1,5 +1,6 @@
 @testable import FlourishApp
 import FlourishCore
+import FlourishTestSupport
 import Foundation
 import GtkKit
 import XCTest
@@ -27,7 +28,9 @@ final class Harness {
         main = MainWindow(application: Self.sharedApplication(), model: model)
         main.present()
         model.load()
-        XCTAssertTrue(MainLoop.run(until: { self.model.isLoaded }), "the journal did not load")
+        // Loaded, or (for a store with faults) the journal page says why not.
+        XCTAssertTrue(MainLoop.run(until: { self.model.isLoaded || self.main.journal.page == .problem }),
+                      "the journal neither loaded nor reported a problem")
     }
 
     private static func sharedApplication() -> Application {

@@ -1,5 +1,6 @@
 @testable import FlourishApp
 import FlourishCore
+import FlourishTestSupport
 import GtkKit
 import XCTest
 
@@ -68,6 +69,38 @@ final class JournalTests: XCTestCase {
         XCTAssertTrue(css.contains("300ms"), "the picker animates over 0.3 s")
         for mood in Mood.catalogue {
             XCTAssertTrue(moodCSS.contains(".journal-row.mood-\(mood.rawValue) { border-left-color: \(mood.hex); }"))
+        }
+    }
+}
+
+final class JournalFaultTests: XCTestCase {
+    func testEntriesThatCannotBeReadAreSaidAndTriedAgain() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness(wrap: { FaultyStore(real: $0, entryFailures: 1, error: .busy) })
+            defer { harness.close() }
+            _ = try harness.journal.save(try EntryDraft(title: "Patience", mood: .okay).validated().get(), createdAt: Date())
+            harness.model.load()
+            harness.waitUntil("the list has the entry") { harness.main.journal.list.count == 1 }
+            harness.main.show(.journal)
+            let journal = harness.main.journal
+            harness.waitUntil("the banner says what happened") { journal.banner.isMapped }
+            XCTAssertTrue(journal.banner.text.contains(JournalError.busy.errorDescription!))
+            XCTAssertEqual(journal.page, .entries, "the list stays; only the rows wait")
+            harness.waitUntil("the retry fills the row", timeout: 6) {
+                journal.rows.contains { $0.entry?.title == "Patience" && $0.view.isMapped }
+            }
+            XCTAssertFalse(journal.banner.isVisible)
+        }
+    }
+
+    func testAJournalThatCannotBeListedSaysWhy() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness(wrap: { FaultyStore(real: $0, readFailures: 1, error: .io(reason: "disk I/O error")) })
+            defer { harness.close() }
+            // The harness's own load met the fault; the page says so instead of an empty journal.
+            harness.main.show(.journal)
+            XCTAssertEqual(harness.main.journal.page, .problem)
+            XCTAssertTrue(harness.main.journal.problemLabel.text.contains("disk I/O error"))
         }
     }
 }

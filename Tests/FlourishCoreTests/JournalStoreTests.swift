@@ -1,4 +1,5 @@
 import FlourishCore
+import FlourishTestSupport
 import Foundation
 import GRDB
 import XCTest

@@ -3,17 +3,23 @@ import Foundation
 
 /// The real store, with faults injected in front of it: the next `failures` saves (or reads) throw
 /// `error` before reaching the disk; then every call goes through to the real file.
-final class FaultyStore: JournalStoring, @unchecked Sendable {
-    let real: JournalStore
+public final class FaultyStore: JournalStoring, @unchecked Sendable {
+    public let real: JournalStore
     private let lock = NSLock()
     private var saveFailures: Int
     private var readFailures: Int
-    let error: JournalError
+    private var entryFailures: Int
+    public let error: JournalError
 
-    init(real: JournalStore, saveFailures: Int = 0, readFailures: Int = 0, error: JournalError = .diskFull) {
+    /// - Parameters:
+    ///   - readFailures: failures of any read (the id list first).
+    ///   - entryFailures: failures of reading entries' contents only.
+    public init(real: JournalStore, saveFailures: Int = 0, readFailures: Int = 0, entryFailures: Int = 0,
+         error: JournalError = .diskFull) {
         self.real = real
         self.saveFailures = saveFailures
         self.readFailures = readFailures
+        self.entryFailures = entryFailures
         self.error = error
     }
 
@@ -25,18 +31,18 @@ final class FaultyStore: JournalStoring, @unchecked Sendable {
         return true
     }
 
-    func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry {
+    public func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry {
         if take(&saveFailures) { throw error }
         return try real.save(entry, createdAt: createdAt)
     }
 
-    func entryIDs() throws(JournalError) -> [Int64] {
+    public func entryIDs() throws(JournalError) -> [Int64] {
         if take(&readFailures) { throw error }
         return try real.entryIDs()
     }
 
-    func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
-        if take(&readFailures) { throw error }
+    public func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+        if take(&readFailures) || take(&entryFailures) { throw error }
         return try real.entries(ids: ids)
     }
 }

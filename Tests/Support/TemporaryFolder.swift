@@ -1,19 +1,19 @@
 import Foundation
 
 /// A fresh folder under the system's temporary directory, removed when the test ends.
-final class TemporaryFolder {
-    let path: String
+public final class TemporaryFolder {
+    public let path: String
 
-    init() {
+    public init() {
         path = (NSTemporaryDirectory() as NSString).appendingPathComponent("flourish-test-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-func permissions(of path: String) throws -> Int {
+public func permissions(of path: String) throws -> Int {
     (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
 }
