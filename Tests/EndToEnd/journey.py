@@ -156,6 +156,13 @@ class Flourish:
             self.process.wait()
 
 
+def show_journal(app):
+    """Presses the Journal page tab and waits until the page is the one showing."""
+    journal_tab = app.wait("the Journal tab", "page tab", "Journal")
+    press(journal_tab)
+    wait_for("the Journal page", lambda: selected(journal_tab))
+
+
 def screenshot(name):
     path = os.path.join(WORK, name)
     subprocess.run(["import", "-window", "root", path], check=False)
@@ -215,9 +222,7 @@ def first_entry_with_the_mouse(journal):
     check("the form is reset", text_of(app.find("text", "Title")) == "" and text_of(app.find("text", "Body")) == ""
           and app.find("push button", "Mood").description == "select")
 
-    journal_tab = app.find("page tab", "Journal")
-    press(journal_tab)
-    wait_for("the Journal page", lambda: selected(journal_tab))
+    show_journal(app)
     app.wait("the new row", "label", "Sea air")
     check("the journal shows the entry at once", app.find("label", "A long walk on the beach.") is not None)
     screenshot("journal-after-first-entry.png")
@@ -261,9 +266,7 @@ def journal_survives_a_restart(journal):
     check("the journal file is private (0600)", mode == 0o600)
 
     app = Flourish(journal)
-    journal_tab = app.wait("the Journal tab", "page tab", "Journal")
-    press(journal_tab)
-    wait_for("the Journal page", lambda: selected(journal_tab))
+    show_journal(app)
     app.wait("the first entry", "label", "Sea air")
     check("entries are listed after a restart", app.find("label", "Rain") is not None)
     screenshot("journal-after-restart.png")

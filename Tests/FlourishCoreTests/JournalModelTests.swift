@@ -25,6 +25,17 @@ final class JournalModelTests: XCTestCase {
         XCTAssertTrue(condition(), "condition not met within 5 s", file: file, line: line)
     }
 
+    /// A model over `store` with a recording delegate, its ids loaded.
+    @MainActor
+    private func loadedModel(_ store: JournalStoring) -> (JournalModel, RecordingDelegate) {
+        let model = JournalModel(store: store)
+        let delegate = RecordingDelegate()
+        model.delegate = delegate
+        model.load()
+        waitUntil { model.isLoaded }
+        return (model, delegate)
+    }
+
     private func newEntry(_ title: String, _ mood: Mood = .okay) -> NewEntry {
         try! EntryDraft(title: title, mood: mood).validated().get()
     }
@@ -49,11 +60,7 @@ final class JournalModelTests: XCTestCase {
         let store = try JournalStore(path: folder.file("j.sqlite"))
         let saved = try (0..<200).map { try store.save(newEntry("entry \($0)"), createdAt: Date(timeIntervalSince1970: Double($0))) }
         MainActor.assumeIsolated {
-            let model = JournalModel(store: store)
-            let delegate = RecordingDelegate()
-            model.delegate = delegate
-            model.load()
-            waitUntil { model.isLoaded }
+            let (model, delegate) = loadedModel(store)
             XCTAssertNil(model.entry(at: 0), "nothing is read before a row asks")
             XCTAssertNil(model.entry(at: 1))
             waitUntil { delegate.changes.count == 2 }
@@ -67,11 +74,7 @@ final class JournalModelTests: XCTestCase {
     func testSaveInsertsAtTheTopThenCompletes() throws {
         let store = try JournalStore(path: folder.file("j.sqlite"))
         MainActor.assumeIsolated {
-            let model = JournalModel(store: store)
-            let delegate = RecordingDelegate()
-            model.delegate = delegate
-            model.load()
-            waitUntil { model.isLoaded }
+            let (model, delegate) = loadedModel(store)
             var result: Result<Entry, JournalError>?
             model.save(newEntry("saved", .theBest)) { outcome in
                 XCTAssertEqual(delegate.changes.last, .inserted(index: 0), "the list hears before the form")
@@ -89,11 +92,7 @@ final class JournalModelTests: XCTestCase {
     func testAFailedSaveChangesNothingAndReportsTheError() throws {
         let store = FaultyStore(real: try JournalStore(path: folder.file("j.sqlite")), saveFailures: 1)
         try MainActor.assumeIsolated {
-            let model = JournalModel(store: store)
-            let delegate = RecordingDelegate()
-            model.delegate = delegate
-            model.load()
-            waitUntil { model.isLoaded }
+            let (model, delegate) = loadedModel(store)
             var result: Result<Entry, JournalError>?
             model.save(newEntry("lost?")) { result = $0 }
             waitUntil { result != nil }
