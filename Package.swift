@@ -44,6 +44,7 @@ let package = Package(
             name: "FlourishTestSupport",
             dependencies: ["FlourishCore"],
             path: "Tests/Support",
+            exclude: ["geoclue_standin.py"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // XCTest on Linux runs every test synchronously on the main thread, which Swift 6's

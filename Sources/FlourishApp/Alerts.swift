@@ -35,7 +35,7 @@ final class Alerts {
     func confirmDiscard(then decide: @escaping @MainActor (_ discard: Bool) -> Void) {
         present(title: "Discard this entry?",
                 message: "You have not saved it. If Flourish closes now, what you wrote is lost.",
-                choices: [.init("_Cancel", response: Self.cancel), .init("_Discard", response: Self.discard)],
+                choices: [.init("_Cancel", response: Self.cancel), .init("_Discard", response: Self.discard, destructive: true)],
                 defaultResponse: Self.cancel) { response in
             decide(response == Self.discard)
         }

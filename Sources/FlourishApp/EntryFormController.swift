@@ -16,17 +16,31 @@ final class EntryFormController {
     let moodError = Label()
     /// Said under the body when both title and body are empty.
     let textError = Label()
+    /// "Attach location": off until the person turns it on; remembered.
+    let locationSwitch = Switch()
+    /// Says where finding the location stands (locating, found, denied, …).
+    let locationStatus = Label()
 
     private let model: JournalModel
     private let alerts: Alerts
+    private let location: LocationProvider
+    private let preferences: Preferences
+    /// The latest word from the location provider; its fix goes with the next save.
+    private(set) var locationState: LocationStatus = .off
     private(set) var isSaving = false
     /// Called after a successful save has been acknowledged (the window may switch pages).
     var onSaved: (@MainActor (Entry) -> Void)?
 
-    init(model: JournalModel, alerts: Alerts) {
+    init(model: JournalModel, alerts: Alerts, location: LocationProvider, preferences: Preferences) {
         self.model = model
         self.alerts = alerts
+        self.location = location
+        self.preferences = preferences
         buildLayout()
+        // The remembered choice applies as the form opens; nothing asks for the location before.
+        locationSwitch.isOn = preferences.attachLocation
+        locationSwitch.onToggled { [unowned self] in attachLocationChanged() }
+        if locationSwitch.isOn { startLocating() }
         saveButton.onClicked { [unowned self] in save() }
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
@@ -63,12 +77,25 @@ final class EntryFormController {
 
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
-        saveButton.align(horizontal: .end)
+        saveButton.align(horizontal: .end, vertical: .center)
         saveButton.tooltip = "Save Entry (Ctrl+Enter)"
-        saveButton.setMargins(top: 12)
+
+        let bottomRow = Box(.horizontal, spacing: 12)
+        bottomRow.setMargins(top: 12)
+        bottomRow.append(fieldLabel("Attach _location", for: locationSwitch))
+        locationSwitch.align(vertical: .center)
+        bottomRow.append(locationSwitch)
+        locationStatus.addClass("location-status")
+        locationStatus.alignStart()
+        locationStatus.enableWrapping()
+        locationStatus.expand(horizontally: true)
+        locationStatus.align(vertical: .center)
+        locationStatus.isVisible = false
+        bottomRow.append(locationStatus)
+        bottomRow.append(saveButton)
 
         // As in the seeds, the mood sits under the title and its picker drops down over the body.
-        for widget in [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError, saveButton] as [Widget] {
+        for widget in [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError, bottomRow] as [Widget] {
             view.append(widget)
         }
         moodRow.setMargins(top: 8, bottom: 4)
@@ -90,9 +117,32 @@ final class EntryFormController {
             || !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
-    /// What the form holds now.
+    /// What the form holds now; the location only while the switch is on and a fix is known.
     var draft: EntryDraft {
-        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood)
+        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood,
+                   location: locationSwitch.isOn ? locationState.location : nil)
+    }
+
+    // MARK: - Location
+
+    private func attachLocationChanged() {
+        preferences.attachLocation = locationSwitch.isOn
+        if locationSwitch.isOn {
+            startLocating()
+        } else {
+            location.stop()
+            showLocation(.off)
+        }
+    }
+
+    private func startLocating() {
+        location.start { [weak self] status in self?.showLocation(status) }
+    }
+
+    private func showLocation(_ status: LocationStatus) {
+        locationState = status
+        locationStatus.text = status.message ?? ""
+        locationStatus.isVisible = status.message != nil
     }
 
     /// Save Entry (the button, Ctrl+Enter): checks the draft, then saves it in the background.

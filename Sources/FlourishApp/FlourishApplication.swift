@@ -5,7 +5,7 @@ import GtkKit
 /// The running program: opens the journal off the GTK thread, then shows the window.
 @MainActor
 public final class FlourishApplication {
-    public static let applicationID = "org.flourishjournal.Flourish"
+    public nonisolated static let applicationID = "org.flourishjournal.Flourish"
 
     private let application: Application
     private let journalPath: String
@@ -53,7 +53,9 @@ public final class FlourishApplication {
             Trace.once("journal opened")
             let model = JournalModel(store: store)
             self.model = model
-            let mainWindow = MainWindow(application: application, model: model)
+            let mainWindow = MainWindow(application: application, model: model,
+                                        location: GeoClueLocationProvider(desktopID: Self.applicationID),
+                                        preferences: Preferences())
             self.mainWindow = mainWindow
             mainWindow.present()
             model.load()

@@ -10,6 +10,8 @@ final class JournalRow {
     let titleLabel = Label()
     let bodyLabel = Label()
     let metaLabel = Label()
+    /// Where the person was, when they attached it: "52.52° N, 13.40° E ±50 m".
+    let locationLabel = Label()
 
     /// The entry shown, or nil while it is still being read from disk.
     private(set) var entryID: Int64?
@@ -29,7 +31,8 @@ final class JournalRow {
         titleLabel.addClass("journal-title")
         bodyLabel.addClass("journal-body")
         metaLabel.addClass("journal-meta")
-        for label in [titleLabel, bodyLabel, metaLabel] {
+        locationLabel.addClass("journal-meta")
+        for label in [titleLabel, bodyLabel, metaLabel, locationLabel] {
             label.alignStart()
             label.enableWrapping()
             view.append(label)
@@ -48,6 +51,7 @@ final class JournalRow {
             titleLabel.text = "…"
             bodyLabel.isVisible = false
             metaLabel.text = ""
+            locationLabel.isVisible = false
             return
         }
         titleLabel.text = entry.title
@@ -56,6 +60,12 @@ final class JournalRow {
         bodyLabel.isVisible = !entry.body.isEmpty
         let date = Self.dateFormatter.string(from: entry.createdAt)
         metaLabel.text = "\(date) · feeling \(entry.mood.title)"
+        locationLabel.isVisible = entry.location != nil
+        if let location = entry.location {
+            locationLabel.text = location.formatted
+            // Spoken in words: a screen reader would read "°" and "±" badly or not at all.
+            locationLabel.setAccessibleLabel(location.spoken)
+        }
     }
 
     func unbind() {

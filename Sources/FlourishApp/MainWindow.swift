@@ -15,13 +15,13 @@ final class MainWindow {
         case journal
     }
 
-    init(application: Application, model: JournalModel) {
+    init(application: Application, model: JournalModel, location: LocationProvider, preferences: Preferences) {
         Theme.install()
         window = Window(application: application)
         window.title = "Flourish"
         window.setDefaultSize(width: 720, height: 640)
         alerts = Alerts(window: window)
-        form = EntryFormController(model: model, alerts: alerts)
+        form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
         journal = JournalController(model: model)
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: "New Entry")

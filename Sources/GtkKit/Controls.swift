@@ -136,3 +136,18 @@ public final class TextView: Widget {
         Signal.connect(UnsafeMutableRawPointer(buffer), "changed", action)
     }
 }
+
+/// GtkSwitch: on or off.
+public final class Switch: Widget {
+    public init() { super.init(gtk_switch_new()) }
+
+    public var isOn: Bool {
+        get { gtk_switch_get_active(OpaquePointer(raw)) != 0 }
+        set { gtk_switch_set_active(OpaquePointer(raw), newValue ? 1 : 0) }
+    }
+
+    /// Called whenever the switch changes, by the person or by code.
+    public func onToggled(_ action: @escaping @MainActor () -> Void) {
+        Signal.connectPointer(pointer, "notify::active", { _ in action() })
+    }
+}

@@ -6,9 +6,12 @@ public final class MessageDialog: Widget {
     public struct Choice {
         public let label: String
         public let response: Int32
-        public init(_ label: String, response: Int32) {
+        /// Styled as GNOME styles an action that loses something (red).
+        public let destructive: Bool
+        public init(_ label: String, response: Int32, destructive: Bool = false) {
             self.label = label
             self.response = response
+            self.destructive = destructive
         }
     }
 
@@ -30,6 +33,7 @@ public final class MessageDialog: Widget {
             // Dialog buttons take mnemonics ("_Retry" gives Alt+R); the spoken name has no underscore.
             let button = gtk_dialog_add_button(typed(raw), choice.label, choice.response)
             gtk_accessible_reset_relation(OpaquePointer(button), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+            if choice.destructive { gtk_widget_add_css_class(button, "destructive-action") }
             flourish_accessible_set_label(button, choice.label.replacingOccurrences(of: "_", with: ""))
         }
         gtk_dialog_set_default_response(typed(raw), defaultResponse)

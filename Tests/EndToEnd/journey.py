@@ -125,8 +125,8 @@ def focused(node):
 class Flourish:
     """One running instance of the real binary."""
 
-    def __init__(self, journal):
-        environment = dict(os.environ, GDK_BACKEND="x11")
+    def __init__(self, journal, **environment_overrides):
+        environment = dict(os.environ, GDK_BACKEND="x11", **environment_overrides)
         self.log = open(os.path.join(WORK, "app.log"), "a")
         self.process = subprocess.Popen([BINARY, "--database", journal], env=environment,
                                         stdout=self.log, stderr=self.log)
@@ -288,6 +288,77 @@ def journal_survives_a_restart(journal):
         check("nothing unsaved was written", db.execute("SELECT count(*) FROM entry").fetchone()[0] == 2)
 
 
+class StandInGeoClue:
+    """A private bus playing the system bus, with the stand-in GeoClue (Tests/Support) on it."""
+
+    def __init__(self, mode):
+        self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.address = self.bus.stdout.readline().strip()
+        self.log = os.path.join(WORK, f"geoclue-{mode}.txt")
+        open(self.log, "w").close()
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support", "geoclue_standin.py")
+        self.service = subprocess.Popen(["/usr/bin/python3", script, "--mode", mode, "--log", self.log],
+                                        env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address),
+                                        stdout=subprocess.PIPE, text=True)
+        if self.service.stdout.readline().strip() != "ready":
+            raise Failure("the stand-in GeoClue did not start")
+
+    def calls(self):
+        with open(self.log) as file:
+            return file.read().split("\n")
+
+    def stop(self):
+        for process in (self.service, self.bus):
+            process.terminate()
+            process.wait()
+
+
+def location_is_attached_with_consent():
+    print("journey: attach the location, with GeoClue answering on the system bus", flush=True)
+    journal = os.path.join(WORK, "located.sqlite")
+    config = os.path.join(WORK, "config")
+    geoclue = StandInGeoClue("fix")
+    try:
+        environment = {"DBUS_SYSTEM_BUS_ADDRESS": geoclue.address, "XDG_CONFIG_HOME": config}
+        app = Flourish(journal, **environment)
+        switch = app.wait("the location switch", "check box", "Attach location")
+        check("Attach location starts off, and nothing asked GeoClue",
+              not selected(switch) and os.path.getsize(geoclue.log) == 0)
+        switch.queryAction().doAction(0)
+        app.wait("the fix", "label", "Location found, accurate to 50 m.")
+        check("turning it on finds the location", selected(switch))
+
+        press(app.find("push button", "Mood"))
+        press(app.wait("the mood popover", "push button", "really good"))
+        wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+        keys("alt+t")
+        type_text("Berlin walk")
+        keys("ctrl+Return")
+        app.wait("the saved dialog", "label", "Entry Saved")
+        keys("Return")
+        wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+
+        show_journal(app)
+        app.wait("the row's place, in words", "label", "Location 52.52 degrees north, 13.40 degrees east, within 50 metres")
+        check("the journal row shows where it was written", True)
+        with sqlite3.connect(journal) as db:
+            row = db.execute("SELECT latitude, longitude, accuracy FROM entry WHERE title = 'Berlin walk'").fetchone()
+        check("the entry's location is in the file", row == (52.52, 13.405, 50.0))
+        screenshot("journal-with-location.png")
+        keys("ctrl+q")
+        check("quits cleanly", app.exit_code() == 0)
+
+        app = Flourish(journal, **environment)
+        switch = app.wait("the location switch", "check box", "Attach location")
+        app.wait("the fix as the form opens", "label", "Location found, accurate to 50 m.")
+        check("the choice is remembered and locating starts as the form opens", selected(switch))
+        keys("ctrl+q")
+        app.exit_code()
+    finally:
+        geoclue.stop()
+
+
 def damaged_journal_is_left_alone():
     print("journey: a damaged journal is reported and never overwritten", flush=True)
     damaged = os.path.join(WORK, "damaged.sqlite")
@@ -313,8 +384,9 @@ def main():
         first_entry_with_the_mouse(journal)
         second_entry_with_the_keyboard(journal)
         journal_survives_a_restart(journal)
+        location_is_attached_with_consent()
         damaged_journal_is_left_alone()
-    except Failure as failure:
+    except Exception as failure:  # a Failure, or the journey itself broke: either way, red
         shot = screenshot("failure.png")
         print(f"  FAIL {failure}\n  (screenshot: {shot}; app log: {os.path.join(WORK, 'app.log')})", flush=True)
         subprocess.run(["pkill", "-f", BINARY], check=False)

@@ -19,13 +19,26 @@ final class Harness {
     var form: EntryFormController { main.form }
     var picker: MoodPicker { main.form.picker }
 
-    /// - Parameter wrap: puts faults in front of the real store (the real store still saves).
-    init(animations: Bool = false, wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
+    let preferences: Preferences
+    let location: GeoClueLocationProvider
+
+    /// - Parameters:
+    ///   - wrap: puts faults in front of the real store (the real store still saves).
+    ///   - attachLocation: the remembered "Attach location" choice the form opens with.
+    ///   - preferencesPath: a preferences file to share between harnesses (a restart).
+    init(animations: Bool = false, attachLocation: Bool = false, preferencesPath: String? = nil,
+         wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
+        // Before anything can connect to the system bus: the location tests' private one.
+        PrivateSystemBus.ensure()
         Toolkit.initialize()
         Toolkit.setAnimationsEnabled(animations)
         journal = try JournalStore(path: folder.file("journal.sqlite"))
         model = JournalModel(store: wrap(journal))
-        main = MainWindow(application: Self.sharedApplication(), model: model)
+        preferences = Preferences(path: preferencesPath ?? folder.file("preferences"))
+        if attachLocation { preferences.attachLocation = true }
+        // The real GeoClue client; a short wait so "no answer" tests finish quickly.
+        location = GeoClueLocationProvider(desktopID: FlourishApplication.applicationID, timeoutMilliseconds: 1_500)
+        main = MainWindow(application: Self.sharedApplication(), model: model, location: location, preferences: preferences)
         main.present()
         model.load()
         // Loaded, or (for a store with faults) the journal page says why not.

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The person's remembered choices, in `$XDG_CONFIG_HOME/flourish/preferences` (`key=value` lines,
+/// private to the user). Missing or unreadable means the defaults; nothing here is precious.
+public final class Preferences: @unchecked Sendable {
+    public let path: String
+    private var values: [String: String]
+    private let lock = NSLock()
+
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let configHome: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            configHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            configHome = (home as NSString).appendingPathComponent(".config")
+        }
+        return ((configHome as NSString).appendingPathComponent("flourish") as NSString).appendingPathComponent("preferences")
+    }
+
+    public init(path: String = Preferences.defaultPath()) {
+        self.path = path
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+            values[String(line[..<equals]).trimmingCharacters(in: .whitespaces)] =
+                String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+        }
+        self.values = values
+    }
+
+    /// Whether entries get the current location attached. Off until the person turns it on.
+    public var attachLocation: Bool {
+        get { lock.withLock { values["attach-location"] == "true" } }
+        set { set("attach-location", newValue ? "true" : "false") }
+    }
+
+    private func set(_ key: String, _ value: String) {
+        let text = lock.withLock { () -> String in
+            values[key] = value
+            return values.keys.sorted().map { "\($0)=\(values[$0]!)\n" }.joined()
+        }
+        // Best effort: a preference that cannot be written only means asking again next time.
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        if FileManager.default.createFile(atPath: path + ".new", contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) {
+            _ = rename(path + ".new", path)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A private D-Bus daemon standing in for the system bus, started once per test process.
+/// GIO reads DBUS_SYSTEM_BUS_ADDRESS when it first connects to the system bus, so this must run
+/// before anything asks for it; the widget harness calls it first thing.
+public enum PrivateSystemBus {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var daemon: Process?
+
+    /// The bus address, after making sure the daemon runs and the environment points at it.
+    @discardableResult
+    public static func ensure() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let address = ProcessInfo.processInfo.environment["FLOURISH_TEST_SYSTEM_BUS"] { return address }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        // A session-style configuration is enough for a private bus: anyone may own any name.
+        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { fatalError("dbus-daemon did not start: \(error)") }
+        let address = readLine(from: output.fileHandleForReading)
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1)
+        setenv("FLOURISH_TEST_SYSTEM_BUS", address, 1)
+        daemon = process
+        atexit { PrivateSystemBus.daemon?.terminate() }
+        return address
+    }
+}
+
+/// The stand-in GeoClue service (Tests/Support/geoclue_standin.py) on the private system bus.
+public final class GeoClueStandIn {
+    public enum Mode: String { case fix, deny, silent }
+
+    private let process = Process()
+    private let logPath: String
+
+    /// Starts the stand-in and waits until it owns org.freedesktop.GeoClue2.
+    public init(_ mode: Mode, logIn folder: String) throws {
+        let address = PrivateSystemBus.ensure()
+        logPath = (folder as NSString).appendingPathComponent("geoclue-calls-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("geoclue_standin.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, "--mode", mode.rawValue, "--log", logPath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let line = readLine(from: output.fileHandleForReading)
+        guard line == "ready" else { throw StandInError.notReady(line) }
+    }
+
+    public enum StandInError: Error { case notReady(String) }
+
+    /// Every D-Bus call the stand-in received, in order ("GetClient", "Set DesktopId …", "Start", …).
+    public var calls: [String] {
+        ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// Reads one line (without its newline) from a pipe, blocking until it arrives or the pipe closes.
+private func readLine(from handle: FileHandle) -> String {
+    var bytes = Data()
+    while true {
+        let byte = handle.readData(ofLength: 1)
+        if byte.isEmpty || byte == Data("\n".utf8) { break }
+        bytes.append(byte)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
