@@ -9,8 +9,11 @@ final class Alerts {
     static let discard: Int32 = 2
 
     private unowned let window: Window
-    /// The dialog on screen, if any (tests press its real buttons).
-    private(set) var current: MessageDialog?
+    /// Dialogs on screen, oldest first: a second one (a save finishing while the discard
+    /// question is open) stacks on the first instead of replacing it.
+    private var open: [MessageDialog] = []
+    /// The dialog on top, if any (tests press its real buttons).
+    var current: MessageDialog? { open.last }
 
     init(window: Window) {
         self.window = window
@@ -51,10 +54,10 @@ final class Alerts {
         let dialog = MessageDialog(parent: window, title: title, message: message, choices: choices,
                                    defaultResponse: defaultResponse)
         dialog.onResponse { [weak self, weak dialog] response in
-            if let self, self.current === dialog { self.current = nil }
+            self?.open.removeAll { $0 === dialog }
             handle(response)
         }
-        current = dialog
+        open.append(dialog)
         dialog.present()
     }
 }

@@ -27,9 +27,20 @@ final class EntryFormController {
     private let preferences: Preferences
     /// The latest word from the location provider; its fix goes with the next save.
     private(set) var locationState: LocationStatus = .off
-    private(set) var isSaving = false
+    private(set) var isSaving = false {
+        didSet {
+            // Locked while the entry is on its way to disk, so nothing typed meanwhile is wiped
+            // by the reset that follows a successful save.
+            for widget in [saveButton, titleField, bodyField, picker.button] as [Widget] {
+                widget.isSensitive = !isSaving
+            }
+        }
+    }
     /// Called after a successful save has been acknowledged (the window may switch pages).
     var onSaved: (@MainActor (Entry) -> Void)?
+    /// Set when the window is asked to close while a save runs: called once the entry is safely
+    /// on disk (a failed save cancels it and shows the error instead, the words still in the form).
+    var closeWhenSaved: (@MainActor () -> Void)?
 
     init(model: JournalModel, alerts: Alerts, location: LocationProvider, preferences: Preferences) {
         self.model = model
@@ -159,14 +170,15 @@ final class EntryFormController {
 
     private func persist(_ entry: NewEntry) {
         isSaving = true
-        saveButton.isSensitive = false
         model.save(entry) { [weak self] result in
             guard let self else { return }
             isSaving = false
-            saveButton.isSensitive = true
+            let close = closeWhenSaved
+            closeWhenSaved = nil
             switch result {
             case .success(let saved):
                 reset()
+                if let close { return close() }
                 alerts.showSaved { [weak self] in
                     self?.titleField.grabFocus()
                     self?.onSaved?(saved)

@@ -30,11 +30,16 @@ public final class FlourishApplication {
         return status
     }
 
+    private var isOpening = false
+
     private func activate() {
         if let mainWindow {
             mainWindow.present()
             return
         }
+        // A second launch forwarded to this instance while the journal is still opening.
+        guard !isOpening else { return }
+        isOpening = true
         // Keep the application alive while the journal opens without a window on screen yet.
         application.hold()
         let path = journalPath
@@ -47,6 +52,7 @@ public final class FlourishApplication {
     }
 
     private func opened(_ result: Result<JournalStore, JournalError>) {
+        isOpening = false
         defer { application.release() }
         switch result {
         case .success(let store):

@@ -29,7 +29,7 @@ final class JournalController: JournalModelDelegate {
             },
             bind: { [model] row, key in
                 guard let id = Int64(key) else { return }
-                row.bind(id: id, entry: model.entry(id: id))
+                row.bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
             },
             unbind: { row in row.unbind() })
         list.addClass("journal")
@@ -82,14 +82,19 @@ final class JournalController: JournalModelDelegate {
             list.splice(at: index, removing: 0, adding: [String(model.ids[index])])
             list.scroll(to: index)
         case .entriesLoaded(let ids):
-            banner.isVisible = false
             // Fill in the rows that were waiting for these entries.
             for row in list.builtRows {
                 if let id = row.entryID, row.entry == nil, ids.contains(id) {
-                    row.bind(id: id, entry: model.entry(id: id))
+                    row.bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
                     if row.view.isMapped { Trace.once("first journal row shown") }
                 }
             }
+            // The banner goes only when no row on screen still waits for a failed read.
+            let stillWaiting = list.builtRows.contains { row in
+                guard let id = row.entryID else { return false }
+                return row.entry == nil && !model.isUnreadable(id: id)
+            }
+            if !stillWaiting { banner.isVisible = false }
         }
         view.visiblePage = (model.count == 0 ? Page.empty : Page.entries).rawValue
     }
@@ -111,7 +116,7 @@ final class JournalController: JournalModelDelegate {
     private func refetchWaitingRows() {
         for row in list.builtRows {
             if let id = row.entryID, row.entry == nil {
-                row.bind(id: id, entry: model.entry(id: id))
+                row.bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
             }
         }
     }

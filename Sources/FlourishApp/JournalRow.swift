@@ -42,13 +42,15 @@ final class JournalRow {
         }
     }
 
-    /// Shows the entry with this id, or a quiet placeholder until it arrives.
-    func bind(id: Int64, entry: Entry?) {
+    /// Shows the entry with this id, or a quiet placeholder until it arrives (or a plain word
+    /// if it cannot be read).
+    func bind(id: Int64, entry: Entry?, unreadable: Bool = false) {
         entryID = id
         self.entry = entry
         setMood(entry?.mood)
         guard let entry else {
-            titleLabel.text = "…"
+            titleLabel.text = unreadable ? "This entry could not be read." : "…"
+            titleLabel.isVisible = true
             bodyLabel.isVisible = false
             metaLabel.text = ""
             locationLabel.isVisible = false

@@ -54,6 +54,12 @@ final class MainWindow {
 
     /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
     private func keepOpenForUnsavedEntry() -> Bool {
+        if form.isSaving {
+            // The words are on their way to disk: close once they are there (or, if the save
+            // fails, stay open with the error and the words).
+            form.closeWhenSaved = { [unowned self] in window.close() }
+            return true
+        }
         guard form.hasUnsavedText, !discardConfirmed else { return false }
         guard alerts.current == nil else { return true }
         show(.newEntry)

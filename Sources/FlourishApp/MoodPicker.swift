@@ -17,6 +17,8 @@ final class MoodPicker {
 
     private(set) var mood: Mood?
     private var closing = false
+    /// Counts closes, so that the timer of an earlier close (reopened meanwhile) does nothing.
+    private var closeGeneration = 0
 
     /// What is wrong with the mood, if anything; a screen reader hears it after the button's text.
     var problem: String? {
@@ -83,10 +85,12 @@ final class MoodPicker {
             return
         }
         closing = true
+        closeGeneration += 1
+        let generation = closeGeneration
         popover.removeClass("opening")
         popover.addClass("closing")
         MainLoop.after(milliseconds: Self.animationMilliseconds) { [weak self] in
-            guard let self, closing else { return }
+            guard let self, closing, generation == closeGeneration else { return }
             popover.close()
         }
     }

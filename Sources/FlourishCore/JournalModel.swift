@@ -33,6 +33,9 @@ public final class JournalModel {
     private let store: any JournalStoring
     private let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
     private var cache: [Int64: Entry] = [:]
+    /// Ids whose rows exist but cannot be read as entries (edited by hand outside Flourish):
+    /// not asked for again, so a row says so instead of loading for ever.
+    private var unreadable: Set<Int64> = []
     private var requested: Set<Int64> = []
     private var pendingFetch: [Int64] = []
     private var fetchScheduled = false
@@ -74,9 +77,12 @@ public final class JournalModel {
     /// background and announced with `.entriesLoaded`.
     public func entry(id: Int64) -> Entry? {
         if let entry = cache[id] { return entry }
-        request(around: id)
+        if !unreadable.contains(id) { request(around: id) }
         return nil
     }
+
+    /// Whether the entry with this id was read and found not to be a valid entry.
+    public func isUnreadable(id: Int64) -> Bool { unreadable.contains(id) }
 
     public func entry(at index: Int) -> Entry? {
         ids.indices.contains(index) ? entry(id: ids[index]) : nil
@@ -86,7 +92,7 @@ public final class JournalModel {
         guard !requested.contains(id) else { return }
         let index = ids.firstIndex(of: id) ?? 0
         let window = ids.isEmpty ? [id] : ids[max(0, index - Self.fetchWindow / 3)..<min(ids.count, index + Self.fetchWindow)]
-        let missing = ([id] + window).filter { cache[$0] == nil && !requested.contains($0) }
+        let missing = Set([id] + window).filter { cache[$0] == nil && !requested.contains($0) && !unreadable.contains($0) }
         requested.formUnion(missing)
         pendingFetch.append(contentsOf: missing)
         guard !fetchScheduled else { return }
@@ -109,7 +115,9 @@ public final class JournalModel {
                     switch result {
                     case .success(let entries):
                         for entry in entries { self.cache[entry.id] = entry }
-                        self.delegate?.journalModel(self, didChange: .entriesLoaded(ids: Set(entries.map(\.id))))
+                        let unreadable = Set(batch).subtracting(entries.map(\.id))
+                        self.unreadable.formUnion(unreadable)
+                        self.delegate?.journalModel(self, didChange: .entriesLoaded(ids: Set(entries.map(\.id)).union(unreadable)))
                     case .failure(let error):
                         self.delegate?.journalModel(self, didFailWith: error)
                     }

@@ -3,9 +3,12 @@ import GRDB
 /// The journal's schema, as named, append-only migrations. Never edit a shipped migration:
 /// add a new one, so every journal on every machine upgrades the same way.
 enum JournalSchema {
+    /// Every Flourish journal has this one applied; a database without it is not a journal.
+    static let firstMigration = "v1: entry"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: entry") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.create(table: "entry") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("title", .text).notNull().defaults(to: "")

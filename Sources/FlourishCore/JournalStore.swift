@@ -13,7 +13,7 @@ public final class JournalStore: JournalStoring {
     /// Flourish is refused with a `JournalError` and left exactly as it was.
     public init(path: String) throws(JournalError) {
         self.path = path
-        try Self.prepareFile(at: path)
+        let created = try Self.prepareFile(at: path)
         var configuration = Configuration()
         configuration.label = "journal"
         configuration.prepareDatabase { db in
@@ -26,14 +26,22 @@ public final class JournalStore: JournalStoring {
         } catch {
             throw JournalError(error, path: path)
         }
+        // Only a file now known to be a journal is made private again (one made world-readable
+        // by hand or by a copy); a refused file keeps its mode.
+        if !created { chmod(path, 0o600) }
     }
 
     private static func migrate(_ queue: DatabaseQueue, path: String) throws {
         let migrator = JournalSchema.migrator
-        // The checks only read: a file Flourish must refuse is never written to.
+        // The checks only read: a file Flourish must refuse is never written to. A journal is
+        // either empty (new) or has Flourish's first migration recorded.
         try queue.read { db in
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            if try tables > 0 && !db.tableExists("grdb_migrations") { throw JournalError.notAJournal(path: path) }
+            if tables > 0 {
+                let ours = try db.tableExists("grdb_migrations")
+                    && migrator.appliedIdentifiers(db).contains(JournalSchema.firstMigration)
+                if !ours { throw JournalError.notAJournal(path: path) }
+            }
             if try migrator.hasBeenSuperseded(db) { throw JournalError.newerVersion(path: path) }
         }
         // Only now, with the file known to be ours: WAL (recorded in the file's header) lets the
@@ -42,9 +50,11 @@ public final class JournalStore: JournalStoring {
         try migrator.migrate(queue)
     }
 
-    /// Creates the folder (0700) and an empty file (0600) before SQLite sees the path, so the
-    /// journal and its -wal and -shm companions (which copy the file's mode) are private.
-    private static func prepareFile(at path: String) throws(JournalError) {
+    /// Makes sure the folder exists (created 0700) and, for a new journal, creates the empty file
+    /// 0600 before SQLite sees it, so the journal and its -wal and -shm companions (which copy the
+    /// file's mode) are private. An existing path is only looked at: it must be a regular file.
+    /// Returns whether the file was created here.
+    private static func prepareFile(at path: String) throws(JournalError) -> Bool {
         let folder = (path as NSString).deletingLastPathComponent
         let files = FileManager.default
         if !folder.isEmpty, !files.fileExists(atPath: folder) {
@@ -55,15 +65,22 @@ public final class JournalStore: JournalStoring {
                 throw .cannotCreateFolder(path: folder, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
             }
         }
-        let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        var status = stat()
+        if stat(path, &status) == 0 {
+            // A FIFO or device would hang or mislead SQLite; a folder cannot be a journal.
+            guard status.st_mode & S_IFMT == S_IFREG else { throw .notAJournal(path: path) }
+            return false
+        }
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
+            // Made by someone else since the stat: treat it as the existing file it is.
+            if errno == EEXIST { return false }
             let reason = String(cString: strerror(errno))
             if errno == EACCES || errno == EROFS { throw .readOnly(path: path) }
             throw .cannotOpen(path: path, reason: reason)
         }
-        // An existing journal made world-readable by hand or by an older tool is made private again.
-        fchmod(descriptor, 0o600)
         close(descriptor)
+        return true
     }
 
     // MARK: - Intents

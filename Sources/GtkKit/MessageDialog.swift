@@ -43,9 +43,10 @@ public final class MessageDialog: Widget {
     /// emission is over. (Destroying it inside its own emission leaves GTK touching a finalized
     /// object; hiding it first and destroying it later leaves a pending layout on a dead window.)
     public func onResponse(_ action: @escaping @MainActor (Int32) -> Void) {
-        Signal.connectResponse(pointer, "response", { [unowned self] response in
-            // The handle (and through it the parent) lives until the dialog is gone, so the
-            // dialog is always finalized before its parent, whoever lets go first.
+        // Strong on purpose: the handle (and through it the parent) lives while the dialog can
+        // still answer, whoever else lets go of it. Destroying the dialog drops this handler,
+        // which ends the cycle; the dialog is then finalized before its parent.
+        Signal.connectResponse(pointer, "response", { [self] response in
             let handle = self
             MainLoop.after(milliseconds: 0) {
                 gtk_window_destroy(typed(handle.raw))

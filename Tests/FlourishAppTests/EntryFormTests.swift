@@ -211,6 +211,52 @@ final class ClosingTests: XCTestCase {
         }
     }
 
+    func testClosingDuringASaveWaitsForItThenCloses() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            harness.fill(title: "On its way", body: "", mood: .okay)
+            harness.form.saveButton.click()
+            XCTAssertTrue(harness.form.isSaving)
+            harness.main.window.close()
+            XCTAssertNil(harness.main.alerts.current, "words on their way to disk are not 'unsaved'")
+            harness.waitUntil("the window closes once the entry is saved") { !harness.main.window.isVisible }
+            XCTAssertEqual(try harness.journal.entries(ids: try harness.journal.entryIDs()).map(\.title), ["On its way"])
+        }
+    }
+
+    func testTheFormIsLockedWhileItsEntryIsSaved() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            harness.fill(title: "Steady", body: "", mood: .okay)
+            harness.form.saveButton.click()
+            // Nothing typed now could be wiped by the reset that follows the save.
+            for widget in [harness.form.titleField, harness.form.bodyField, harness.picker.button, harness.form.saveButton] as [Widget] {
+                XCTAssertFalse(widget.isSensitive)
+            }
+            XCTAssertEqual(harness.waitForDialog()?.title, "Entry Saved")
+            for widget in [harness.form.titleField, harness.form.bodyField, harness.picker.button, harness.form.saveButton] as [Widget] {
+                XCTAssertTrue(widget.isSensitive)
+            }
+        }
+    }
+
+    func testAnOlderDialogStillAnswersWhenAnotherStacksOnIt() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            var discarded: Bool?
+            harness.main.alerts.confirmDiscard { discarded = $0 }
+            let first = try XCTUnwrap(harness.waitForDialog())
+            harness.main.alerts.showSaved()
+            XCTAssertEqual(harness.main.alerts.current?.title, "Entry Saved")
+            try XCTUnwrap(first.button(for: Alerts.cancel)).click()
+            harness.waitUntil("the older dialog answered") { discarded != nil }
+            XCTAssertEqual(discarded, false)
+            XCTAssertEqual(harness.main.alerts.current?.title, "Entry Saved", "the newer dialog stays")
+        }
+    }
+
     func testAnEmptyFormClosesAtOnce() throws {
         try MainActor.assumeIsolated {
             let harness = try Harness()

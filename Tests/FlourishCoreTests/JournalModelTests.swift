@@ -1,7 +1,23 @@
 import FlourishCore
+import GRDB
 import FlourishTestSupport
 import Foundation
 import XCTest
+
+/// The real store, counting how often entries are read.
+final class CountingStore: JournalStoring, @unchecked Sendable {
+    let real: JournalStore
+    private let lock = NSLock()
+    private var reads = 0
+    init(real: JournalStore) { self.real = real }
+    var entryReads: Int { lock.withLock { reads } }
+    func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry { try real.save(entry, createdAt: createdAt) }
+    func entryIDs() throws(JournalError) -> [Int64] { try real.entryIDs() }
+    func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+        lock.withLock { reads += 1 }
+        return try real.entries(ids: ids)
+    }
+}
 
 /// Records what the model tells its delegate.
 @MainActor
@@ -118,6 +134,34 @@ final class JournalModelTests: XCTestCase {
             waitUntil { !delegate.errors.isEmpty }
             XCTAssertEqual(delegate.errors, [.busy])
             XCTAssertFalse(model.isLoaded)
+        }
+    }
+
+    func testAnUnreadableRowIsReportedOnceAndNotAskedForAgain() throws {
+        let path = folder.file("j.sqlite")
+        let store = try JournalStore(path: path)
+        let good = try store.save(newEntry("good"), createdAt: Date(timeIntervalSince1970: 1))
+        // A mood off the scale, as only editing the file by hand (past the CHECK) could leave.
+        let queue = try DatabaseQueue(path: path)
+        let badID: Int64 = try queue.write { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "INSERT INTO entry (title, body, mood, created_at) VALUES ('bad', '', 9, '1970-01-01 00:00:05.000')")
+            return db.lastInsertedRowID
+        }
+        try queue.close()
+        let counting = CountingStore(real: store)
+        MainActor.assumeIsolated {
+            let (model, delegate) = loadedModel(counting)
+            XCTAssertEqual(model.ids, [badID, good.id])
+            XCTAssertNil(model.entry(id: badID))
+            waitUntil { delegate.changes.count == 2 }
+            XCTAssertEqual(delegate.changes.last, .entriesLoaded(ids: [badID, good.id]))
+            XCTAssertTrue(model.isUnreadable(id: badID))
+            XCTAssertEqual(model.entry(id: good.id)?.title, "good")
+            let reads = counting.entryReads
+            XCTAssertNil(model.entry(id: badID))
+            RunLoop.main.run(until: Date().addingTimeInterval(0.2))
+            XCTAssertEqual(counting.entryReads, reads, "an unreadable row is not read again on every bind")
         }
     }
 

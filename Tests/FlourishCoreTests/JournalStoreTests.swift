@@ -114,6 +114,38 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
     }
 
+    func testARefusedFileKeepsItsMode() throws {
+        let path = folder.file("notes.txt")
+        try Data("not a journal, just notes\n".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o644)
+        XCTAssertThrowsError(try JournalStore(path: path))
+        XCTAssertEqual(try permissions(of: path), 0o644)
+    }
+
+    func testAFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let path = folder.file("pipe")
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        XCTAssertThrowsError(try JournalStore(path: path)) { error in
+            XCTAssertEqual(error as? JournalError, .notAJournal(path: path))
+        }
+    }
+
+    func testADatabaseWithoutFlourishsFirstMigrationIsNotAJournal() throws {
+        // Another GRDB program's database: it has grdb_migrations, but not Flourish's.
+        let path = folder.file("other-grdb.sqlite")
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            try db.execute(sql: "CREATE TABLE player (name TEXT)")
+        }
+        try other.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try JournalStore(path: path)) { error in
+            XCTAssertEqual(error as? JournalError, .notAJournal(path: path))
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
     func testAJournalFromANewerFlourishIsRefused() throws {
         let path = folder.file("journal.sqlite")
         _ = try JournalStore(path: path)
