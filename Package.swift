@@ -22,9 +22,11 @@ let package = Package(
             name: "GtkKit",
             dependencies: ["CGtk"]
         ),
+        // glibc's gettext, for the core's own words; no GTK.
+        .systemLibrary(name: "CIntl"),
         .target(
             name: "FlourishCore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "FlourishApp",
@@ -32,7 +34,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "flourish",
-            dependencies: ["FlourishApp"]
+            dependencies: ["FlourishApp", "FlourishCore"]
         ),
         .executableTarget(
             name: "flourish-bench",
@@ -44,7 +46,7 @@ let package = Package(
             name: "FlourishTestSupport",
             dependencies: ["FlourishCore"],
             path: "Tests/Support",
-            exclude: ["geoclue_standin.py"],
+            exclude: ["geoclue_standin.py", "portal_standin.py"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // XCTest on Linux runs every test synchronously on the main thread, which Swift 6's

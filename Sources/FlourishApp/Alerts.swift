@@ -1,3 +1,4 @@
+import FlourishCore
 import GtkKit
 
 /// The seeds' UIAlertControllers as modal GTK message dialogs over the main window.
@@ -21,14 +22,14 @@ final class Alerts {
 
     /// "Entry Saved" / "Your entry has been saved!" with "OK".
     func showSaved(then done: @escaping @MainActor () -> Void = {}) {
-        present(title: "Entry Saved", message: "Your entry has been saved!",
-                choices: [.init("OK", response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
+        present(title: tr("Entry Saved"), message: tr("Your entry has been saved!"),
+                choices: [.init(tr("OK"), response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
     }
 
     /// "Error" with the error's description, "OK" and "Retry". Retry runs `retry`.
     func showError(_ message: String, retry: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void = {}) {
-        present(title: "Error", message: message,
-                choices: [.init("OK", response: Self.ok), .init("_Retry", response: Self.retry)],
+        present(title: tr("Error"), message: message,
+                choices: [.init(tr("OK"), response: Self.ok), .init(tr("_Retry"), response: Self.retry)],
                 defaultResponse: Self.retry) { response in
             response == Self.retry ? retry() : dismissed()
         }
@@ -36,9 +37,9 @@ final class Alerts {
 
     /// Asked before closing over an unsaved entry. Cancel is the default: Enter keeps the words.
     func confirmDiscard(then decide: @escaping @MainActor (_ discard: Bool) -> Void) {
-        present(title: "Discard this entry?",
-                message: "You have not saved it. If Flourish closes now, what you wrote is lost.",
-                choices: [.init("_Cancel", response: Self.cancel), .init("_Discard", response: Self.discard, destructive: true)],
+        present(title: tr("Discard this entry?"),
+                message: tr("You have not saved it. If Flourish closes now, what you wrote is lost."),
+                choices: [.init(tr("_Cancel"), response: Self.cancel), .init(tr("_Discard"), response: Self.discard, destructive: true)],
                 defaultResponse: Self.cancel) { response in
             decide(response == Self.discard)
         }
@@ -46,7 +47,7 @@ final class Alerts {
 
     /// An error with no retry (a journal that cannot be read).
     func showProblem(title: String, message: String, then done: @escaping @MainActor () -> Void = {}) {
-        present(title: title, message: message, choices: [.init("OK", response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
+        present(title: title, message: message, choices: [.init(tr("OK"), response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
     }
 
     private func present(title: String, message: String, choices: [MessageDialog.Choice], defaultResponse: Int32,

@@ -11,7 +11,7 @@ final class EntryFormController {
     let titleField = TextEntry()
     let bodyField = TextView()
     let picker = MoodPicker()
-    let saveButton = Button(mnemonic: "_Save Entry")
+    let saveButton = Button(mnemonic: tr("_Save Entry"))
     /// Said next to the mood button when no mood is chosen.
     let moodError = Label()
     /// Said under the body when both title and body are empty.
@@ -64,10 +64,10 @@ final class EntryFormController {
 
     private func buildLayout() {
         view.addClass("entry-form")
-        let titleLabel = fieldLabel("_Title", for: titleField)
-        titleField.placeholder = "What is today about?"
+        let titleLabel = fieldLabel(tr("_Title"), for: titleField)
+        titleField.placeholder = tr("What is today about?")
 
-        let bodyLabel = fieldLabel("_Body", for: bodyField)
+        let bodyLabel = fieldLabel(tr("_Body"), for: bodyField)
         bodyField.addClass("body-field")
         let bodyScroller = ScrolledWindow(bodyField)
         bodyScroller.addClass("body-scroller")
@@ -75,7 +75,7 @@ final class EntryFormController {
         bodyScroller.expand(vertically: true)
 
         let moodRow = Box(.horizontal, spacing: 12)
-        moodRow.append(fieldLabel("I’m _feeling", for: picker.button, namesWidget: false))
+        moodRow.append(fieldLabel(tr("I’m _feeling"), for: picker.button, namesWidget: false))
         moodRow.append(picker.button)
         moodRow.append(moodError)
         picker.button.align(vertical: .center)
@@ -89,11 +89,11 @@ final class EntryFormController {
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
         saveButton.align(horizontal: .end, vertical: .center)
-        saveButton.tooltip = "Save Entry (Ctrl+Enter)"
+        saveButton.tooltip = tr("Save Entry (Ctrl+Enter)")
 
         let bottomRow = Box(.horizontal, spacing: 12)
         bottomRow.setMargins(top: 12)
-        bottomRow.append(fieldLabel("Attach _location", for: locationSwitch))
+        bottomRow.append(fieldLabel(tr("Attach _location"), for: locationSwitch))
         locationSwitch.align(vertical: .center)
         bottomRow.append(locationSwitch)
         locationStatus.addClass("location-status")
@@ -185,7 +185,7 @@ final class EntryFormController {
                 }
             case .failure(let error):
                 // The form is untouched: the person's words stay where they typed them.
-                alerts.showError(error.errorDescription ?? "The entry could not be saved.",
+                alerts.showError(error.errorDescription ?? tr("The entry could not be saved."),
                                  retry: { [weak self] in self?.retry(entry) })
             }
         }

@@ -5,7 +5,7 @@ import GtkKit
 /// The running program: opens the journal off the GTK thread, then shows the window.
 @MainActor
 public final class FlourishApplication {
-    public nonisolated static let applicationID = "org.flourishjournal.Flourish"
+    public nonisolated static let applicationID = BuildProfile.applicationID
 
     private let application: Application
     private let journalPath: String
@@ -31,8 +31,14 @@ public final class FlourishApplication {
     }
 
     private var isOpening = false
+    /// Follows the desktop's light or dark preference for as long as the app runs.
+    private var appearance: AppearanceWatcher?
 
     private func activate() {
+        Window.setDefaultIcon(name: Self.applicationID)
+        if appearance == nil {
+            appearance = AppearanceWatcher { scheme in Self.follow(scheme) }
+        }
         if let mainWindow {
             mainWindow.present()
             return
@@ -61,7 +67,7 @@ public final class FlourishApplication {
             self.model = model
             let mainWindow = MainWindow(application: application, model: model,
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
-                                        preferences: Preferences())
+                                        preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)))
             self.mainWindow = mainWindow
             mainWindow.present()
             model.load()
@@ -70,18 +76,25 @@ public final class FlourishApplication {
         }
     }
 
+    /// Dark when the desktop prefers dark; light otherwise (no preference means the theme's light).
+    static func follow(_ scheme: AppearanceWatcher.Scheme) {
+        let dark = scheme == .preferDark
+        Toolkit.setPrefersDark(dark)
+        Theme.apply(dark: dark)
+    }
+
     /// A journal that cannot be opened is reported and left untouched; the app then quits.
     private func showUnopenableJournal(_ error: JournalError) {
         Theme.install()
         let window = Window(application: application)
         window.title = "Flourish"
         window.setDefaultSize(width: 480, height: 200)
-        let message = Label("Flourish could not open your journal.")
+        let message = Label(tr("Flourish could not open your journal."))
         message.setMargins(24)
         window.setChild(message)
         window.present()
         let alerts = Alerts(window: window)
-        alerts.showProblem(title: "Error", message: error.errorDescription ?? "The journal could not be opened.") {
+        alerts.showProblem(title: tr("Error"), message: error.errorDescription ?? tr("The journal could not be opened.")) {
             window.close()
         }
         problemWindow = (window, alerts)
@@ -99,5 +112,5 @@ public final class FlourishApplication {
 
 /// Where the journal lives unless `--database` says otherwise.
 public enum JournalPaths {
-    public static func defaultJournal() -> String { JournalLocation.defaultPath() }
+    public static func defaultJournal() -> String { JournalLocation.defaultPath(folderName: BuildProfile.dataFolderName) }
 }

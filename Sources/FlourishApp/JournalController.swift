@@ -36,12 +36,12 @@ final class JournalController: JournalModelDelegate {
         scroller.setChild(list)
         scroller.expand(horizontally: true, vertically: true)
 
-        let loading = Label("Opening your journal…")
+        let loading = Label(tr("Opening your journal…"))
         loading.addClass("empty-hint")
 
-        let emptyTitle = Label("No entries yet")
+        let emptyTitle = Label(tr("No entries yet"))
         emptyTitle.addClass("empty-title")
-        let emptyHint = Label("How are you feeling? Entries you save under New Entry appear here, newest first.")
+        let emptyHint = Label(tr("How are you feeling? Entries you save under New Entry appear here, newest first."))
         emptyHint.addClass("empty-hint")
         emptyHint.enableWrapping()
         emptyState.append(emptyTitle)
@@ -102,13 +102,13 @@ final class JournalController: JournalModelDelegate {
     func journalModel(_ model: JournalModel, didFailWith error: JournalError) {
         let reason = error.errorDescription ?? ""
         guard model.isLoaded else {
-            problemLabel.text = "Flourish could not read your journal.\n\n" + reason
+            problemLabel.text = tr("Flourish could not read your journal.") + "\n\n" + reason
             view.visiblePage = Page.problem.rawValue
             return
         }
         // Entries for rows on screen could not be read: say so, and try again shortly rather
         // than leave the rows waiting for ever.
-        banner.text = "Some entries could not be read. Flourish will try again. \(reason)"
+        banner.text = tr("Some entries could not be read. Flourish will try again.") + " " + reason
         banner.isVisible = true
         MainLoop.after(milliseconds: Self.retryMilliseconds) { [weak self] in self?.refetchWaitingRows() }
     }

@@ -49,7 +49,7 @@ final class JournalRow {
         self.entry = entry
         setMood(entry?.mood)
         guard let entry else {
-            titleLabel.text = unreadable ? "This entry could not be read." : "…"
+            titleLabel.text = unreadable ? tr("This entry could not be read.") : "…"
             titleLabel.isVisible = true
             bodyLabel.isVisible = false
             metaLabel.text = ""
@@ -61,7 +61,7 @@ final class JournalRow {
         bodyLabel.text = entry.body
         bodyLabel.isVisible = !entry.body.isEmpty
         let date = Self.dateFormatter.string(from: entry.createdAt)
-        metaLabel.text = "\(date) · feeling \(entry.mood.title)"
+        metaLabel.text = String(format: tr("%@ · feeling %@"), date, entry.mood.title)
         locationLabel.isVisible = entry.location != nil
         if let location = entry.location {
             locationLabel.text = location.formatted

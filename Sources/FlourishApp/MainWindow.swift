@@ -9,6 +9,9 @@ final class MainWindow {
     let form: EntryFormController
     let journal: JournalController
     let alerts: Alerts
+    private let preferences: Preferences
+    /// The shortcuts window while it is open.
+    private(set) var shortcutsWindow: BuilderWindow?
 
     enum Page: String {
         case newEntry = "new-entry"
@@ -17,17 +20,27 @@ final class MainWindow {
 
     init(application: Application, model: JournalModel, location: LocationProvider, preferences: Preferences) {
         Theme.install()
+        self.preferences = preferences
         window = Window(application: application)
         window.title = "Flourish"
-        window.setDefaultSize(width: 720, height: 640)
+        // The size it had when last closed, else one that fits the form and a few rows.
+        let size = preferences.windowSize ?? (width: 720, height: 640)
+        window.setDefaultSize(width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+        if preferences.windowMaximized { window.maximize() }
+        // A development build looks different (striped header bar) so it is never mistaken.
+        if BuildProfile.isDevelopment { window.addClass("devel") }
         alerts = Alerts(window: window)
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
         journal = JournalController(model: model)
 
-        pages.addPage(form.view, name: Page.newEntry.rawValue, title: "New Entry")
-        pages.addPage(journal.view, name: Page.journal.rawValue, title: "Journal")
+        pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
+        pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
         let header = HeaderBar()
         header.setTitleWidget(StackSwitcher(stack: pages))
+        header.packEnd(MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
+            (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+            (tr("_About Flourish"), "win.about"),
+        ]))
         window.setTitlebar(header)
         window.setChild(pages)
         window.releaseTextFocusOnOutsideClicks()
@@ -38,6 +51,13 @@ final class MainWindow {
         }
         window.addAction("show-new-entry") { [unowned self] in show(.newEntry) }
         window.addAction("show-journal") { [unowned self] in show(.journal) }
+        window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
+        window.addAction("about") { [unowned self] in
+            AboutDialog.present(parent: window, name: "Flourish", version: BuildProfile.version,
+                                comments: tr("Log how you feel and look back over your days"),
+                                iconName: BuildProfile.applicationID)
+        }
+        application.setAccelerators(["<Control>question"], for: "win.show-help-overlay")
         application.setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.save-entry")
         application.setAccelerators(["<Alt>1"], for: "win.show-new-entry")
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
@@ -54,6 +74,31 @@ final class MainWindow {
 
     /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
     private func keepOpenForUnsavedEntry() -> Bool {
+        let keepOpen = mustStayOpen()
+        if !keepOpen { rememberSize() }
+        return keepOpen
+    }
+
+    /// Next time, the window opens as the person left it.
+    private func rememberSize() {
+        preferences.windowMaximized = window.isMaximized
+        if !window.isMaximized {
+            let size = window.size
+            preferences.windowSize = (Int(size.width), Int(size.height))
+        }
+    }
+
+    /// The keyboard shortcuts window (Ctrl+?), from Resources/shortcuts.ui.
+    func showShortcuts() {
+        if let shortcutsWindow, shortcutsWindow.isVisible { return shortcutsWindow.present() }
+        guard let file = ResourceLocator.path(named: "shortcuts.ui"),
+              let shortcuts = BuilderWindow(file: file, id: "shortcuts", translationDomain: Localization.domain,
+                                            transientFor: window) else { return }
+        shortcutsWindow = shortcuts
+        shortcuts.present()
+    }
+
+    private func mustStayOpen() -> Bool {
         if form.isSaving {
             // The words are on their way to disk: close once they are there (or, if the save
             // fails, stay open with the error and the words).

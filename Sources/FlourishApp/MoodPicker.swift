@@ -42,8 +42,8 @@ final class MoodPicker {
         popover = Popover(attachedTo: button, child: list)
         popover.addClass("mood-picker")
         button.addClass("mood-button")
-        button.accessibleName = "Mood"
-        button.tooltip = "Choose how you feel"
+        button.accessibleName = tr("Mood")
+        button.tooltip = tr("Choose how you feel")
 
         button.onClicked { [unowned self] in toggle() }
         for (mood, choice) in zip(Mood.catalogue, choices) {

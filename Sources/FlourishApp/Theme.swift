@@ -2,28 +2,46 @@ import FlourishCore
 import Foundation
 import GtkKit
 
-/// Loads Flourish's stylesheet and the mood colours, once per process.
+/// Loads Flourish's stylesheet and the mood colours, light or dark.
 @MainActor
 enum Theme {
-    private static var installed = false
+    private static var installed: Bool?
+    private static var stylesheet: String?
 
+    /// Installs the styles once; later calls keep the current light or dark variant.
     static func install() {
-        guard !installed else { return }
-        installed = true
-        Style.install(css: ResourceLocator.text(named: "flourish.css") + "\n" + moodCSS)
+        if installed == nil { apply(dark: Toolkit.prefersDark) }
     }
+
+    /// Installs the light or the dark variant (the mood colours lightened for dark backgrounds).
+    static func apply(dark: Bool) {
+        guard installed != dark else { return }
+        installed = dark
+        let css = stylesheet ?? ResourceLocator.text(named: "flourish.css")
+        stylesheet = css
+        Style.install(css: css + "\n" + moodCSS(dark: dark))
+    }
+
+    static var isDark: Bool { installed ?? false }
 
     /// CSS class naming a mood's colour: `mood-0` (the best) … `mood-5` (the worst).
     static func moodClass(_ mood: Mood) -> String { "mood-\(mood.rawValue)" }
     static let promptClass = "mood-prompt"
 
     /// One rule set per mood, from the catalogue: text colour for buttons, border for rows.
-    static var moodCSS: String {
-        var css = ".\(promptClass) { color: \(MoodPrompt.hex); }\n"
+    static var moodCSS: String { moodCSS(dark: false) }
+
+    /// On a dark background the seeds' colours are too dim to read as text, so they are lightened
+    /// with the seeds' own `lighten` (brightness × 1.5); row edges keep the true colour.
+    static func moodCSS(dark: Bool) -> String {
+        let prompt = dark ? ((try? RGBAColor(hex: MoodPrompt.hex).lightened().hex) ?? MoodPrompt.hex) : MoodPrompt.hex
+        var css = ".\(promptClass) { color: \(prompt); }\n"
         for mood in Mood.catalogue {
-            css += ".\(moodClass(mood)):not(.journal-row) { color: \(mood.hex); }\n"
+            let text = dark ? mood.color.lightened().hex : mood.hex
+            css += ".\(moodClass(mood)):not(.journal-row) { color: \(text); }\n"
             css += ".journal-row.\(moodClass(mood)) { border-left-color: \(mood.hex); }\n"
         }
+        if dark { css += ".journal-row { border-bottom-color: #3d3935; }\n" }
         return css
     }
 }
@@ -32,13 +50,22 @@ enum Theme {
 /// beside an installed binary, or in the source tree a development build was compiled from.
 enum ResourceLocator {
     static func text(named name: String) -> String {
-        for folder in candidateFolders {
-            let path = (folder as NSString).appendingPathComponent(name)
-            if let text = try? String(contentsOfFile: path, encoding: .utf8) { return text }
-        }
+        if let path = path(named: name), let text = try? String(contentsOfFile: path, encoding: .utf8) { return text }
         // Unstyled is better than not starting; the warning says what to fix.
         FileHandle.standardError.write(Data("flourish: warning: resource \(name) not found; running unstyled\n".utf8))
         return ""
+    }
+
+    /// The first candidate folder's copy of `name`.
+    static func path(named name: String) -> String? {
+        for folder in candidateFolders {
+            let path = (folder as NSString).appendingPathComponent(name)
+            if FileManager.default.isReadableFile(atPath: path) {
+                Trace.once("resources from \(folder)")
+                return path
+            }
+        }
+        return nil
     }
 
     static var candidateFolders: [String] {

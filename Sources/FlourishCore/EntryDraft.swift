@@ -21,8 +21,8 @@ public struct EntryDraft: Sendable, Equatable {
 
         public var message: String {
             switch self {
-            case .missingMood: "Choose how you feel."
-            case .missingText: "Write a title or a few lines."
+            case .missingMood: tr("Choose how you feel.")
+            case .missingText: tr("Write a title or a few lines.")
             }
         }
     }

@@ -21,26 +21,23 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case let .cannotCreateFolder(path, reason):
-            "Flourish could not create the folder for your journal at \(path): \(reason)."
+            String(format: tr("Flourish could not create the folder for your journal at %@: %@."), path, reason)
         case let .cannotOpen(path, reason):
-            "Flourish could not open your journal at \(path): \(reason)."
+            String(format: tr("Flourish could not open your journal at %@: %@."), path, reason)
         case let .damaged(path):
-            "The journal at \(path) is damaged or is not a database. Flourish left it untouched; "
-                + "restore it from a backup or open another journal with --database."
+            String(format: tr("The journal at %@ is damaged or is not a database. Flourish left it untouched; restore it from a backup or open another journal with --database."), path)
         case let .notAJournal(path):
-            "The file at \(path) is a database of another program, not a Flourish journal. "
-                + "Flourish left it untouched."
+            String(format: tr("The file at %@ is not a Flourish journal (it may belong to another program). Flourish left it untouched."), path)
         case let .newerVersion(path):
-            "The journal at \(path) was written by a newer version of Flourish. "
-                + "Update Flourish to open it; it was left untouched."
+            String(format: tr("The journal at %@ was written by a newer version of Flourish. Update Flourish to open it; it was left untouched."), path)
         case let .readOnly(path):
-            "Flourish cannot write to your journal at \(path): the file or its folder is read-only."
+            String(format: tr("Flourish cannot write to your journal at %@: the file or its folder is read-only."), path)
         case .diskFull:
-            "There is no space left on the disk, so the entry was not saved. Free some space and try again."
+            tr("There is no space left on the disk, so the entry was not saved. Free some space and try again.")
         case .busy:
-            "The journal is in use by another program. Try again in a moment."
+            tr("The journal is in use by another program. Try again in a moment.")
         case let .io(reason):
-            "Flourish could not read or write the journal (\(reason)). Check the disk and try again."
+            String(format: tr("Flourish could not read or write the journal (%@). Check the disk and try again."), reason)
         case let .other(reason):
             reason
         }
@@ -61,9 +58,9 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
         case .SQLITE_FULL: self = .diskFull
         case .SQLITE_READONLY, .SQLITE_PERM: self = .readOnly(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
-        case .SQLITE_CANTOPEN: self = .cannotOpen(path: path, reason: database.message ?? "the file cannot be opened")
-        case .SQLITE_IOERR: self = .io(reason: database.message ?? "input/output error")
-        default: self = .other(reason: "The journal reported an error: \(database.message ?? "\(database.resultCode)").")
+        case .SQLITE_CANTOPEN: self = .cannotOpen(path: path, reason: database.message ?? tr("the file cannot be opened"))
+        case .SQLITE_IOERR: self = .io(reason: database.message ?? tr("input/output error"))
+        default: self = .other(reason: String(format: tr("The journal reported an error: %@."), database.message ?? "\(database.resultCode)"))
         }
     }
 }

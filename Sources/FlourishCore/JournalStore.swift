@@ -90,7 +90,7 @@ public final class JournalStore: JournalStoring {
             return try queue.write { db in
                 var record = EntryRecord(entry, createdAt: createdAt)
                 try record.insert(db)
-                guard let saved = record.entry else { throw JournalError.other(reason: "The saved entry could not be read back.") }
+                guard let saved = record.entry else { throw JournalError.other(reason: tr("The saved entry could not be read back.")) }
                 return saved
             }
         } catch {

@@ -18,12 +18,12 @@ public enum LocationStatus: Equatable, Sendable {
     public var message: String? {
         switch self {
         case .off: nil
-        case .locating: "Finding where you are…"
-        case .located(let location): "Location found, accurate to \(location.accuracyText)."
-        case .denied: "The system did not allow Flourish to see your location. Entries are saved without it."
-        case .unavailable: "No location service is available on this computer. Entries are saved without a location."
-        case .timedOut: "Your location could not be found in time. Entries are saved without it."
-        case .failed(let reason): "Your location could not be found (\(reason)). Entries are saved without it."
+        case .locating: tr("Finding where you are…")
+        case .located(let location): String(format: tr("Location found, accurate to %@."), location.accuracyText)
+        case .denied: tr("The system did not allow Flourish to see your location. Entries are saved without it.")
+        case .unavailable: tr("No location service is available on this computer. Entries are saved without a location.")
+        case .timedOut: tr("Your location could not be found in time. Entries are saved without it.")
+        case .failed(let reason): String(format: tr("Your location could not be found (%@). Entries are saved without it."), reason)
         }
     }
 
@@ -46,21 +46,22 @@ public protocol LocationProvider: AnyObject {
 extension Location {
     /// Compact, offline, for a journal row: "52.52° N, 13.40° E ±50 m".
     public var formatted: String {
-        let latitude = String(format: "%.2f° %@", abs(self.latitude), self.latitude < 0 ? "S" : "N")
-        let longitude = String(format: "%.2f° %@", abs(self.longitude), self.longitude < 0 ? "W" : "E")
-        return "\(latitude), \(longitude) ±\(accuracyText)"
+        let latitude = String(format: self.latitude < 0 ? tr("%.2f° S") : tr("%.2f° N"), abs(self.latitude))
+        let longitude = String(format: self.longitude < 0 ? tr("%.2f° W") : tr("%.2f° E"), abs(self.longitude))
+        return String(format: tr("%@, %@ ±%@"), latitude, longitude, accuracyText)
     }
 
     /// "50 m", or "3 km" for coarse fixes.
     public var accuracyText: String {
-        accuracy >= 1_000 ? String(format: "%.0f km", accuracy / 1_000) : String(format: "%.0f m", accuracy)
+        accuracy >= 1_000 ? String(format: tr("%.0f km"), accuracy / 1_000) : String(format: tr("%.0f m"), accuracy)
     }
 
     /// Spoken form for a screen reader: words instead of symbols.
     public var spoken: String {
-        String(format: "Location %.2f degrees %@, %.2f degrees %@, within %@",
-               abs(latitude), latitude < 0 ? "south" : "north",
-               abs(longitude), longitude < 0 ? "west" : "east",
-               accuracy >= 1_000 ? String(format: "%.0f kilometres", accuracy / 1_000) : String(format: "%.0f metres", accuracy))
+        let latitude = String(format: self.latitude < 0 ? tr("%.2f degrees south") : tr("%.2f degrees north"), abs(self.latitude))
+        let longitude = String(format: self.longitude < 0 ? tr("%.2f degrees west") : tr("%.2f degrees east"), abs(self.longitude))
+        let within = accuracy >= 1_000
+            ? String(format: tr("%.0f kilometres"), accuracy / 1_000) : String(format: tr("%.0f metres"), accuracy)
+        return String(format: tr("Location %@, %@, within %@"), latitude, longitude, within)
     }
 }

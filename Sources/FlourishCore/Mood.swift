@@ -11,12 +11,12 @@ public enum Mood: Int, CaseIterable, Sendable, Codable {
     /// The words the picker shows and a screen reader speaks.
     public var title: String {
         switch self {
-        case .theBest: "the best"
-        case .reallyGood: "really good"
-        case .okay: "okay"
-        case .meh: "meh"
-        case .notSoGreat: "not so great"
-        case .theWorst: "the worst"
+        case .theBest: tr("the best")
+        case .reallyGood: tr("really good")
+        case .okay: tr("okay")
+        case .meh: tr("meh")
+        case .notSoGreat: tr("not so great")
+        case .theWorst: tr("the worst")
         }
     }
 
@@ -43,6 +43,6 @@ public enum Mood: Int, CaseIterable, Sendable, Codable {
 
 /// What the mood button says, and its colour, before a mood is chosen.
 public enum MoodPrompt {
-    public static let title = "select"
+    public static var title: String { tr("select") }
     public static let hex = "#3687FF"
 }

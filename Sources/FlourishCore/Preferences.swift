@@ -7,7 +7,8 @@ public final class Preferences: @unchecked Sendable {
     private var values: [String: String]
     private let lock = NSLock()
 
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                   folderName: String = "flourish") -> String {
         let configHome: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             configHome = xdg
@@ -15,10 +16,10 @@ public final class Preferences: @unchecked Sendable {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             configHome = (home as NSString).appendingPathComponent(".config")
         }
-        return ((configHome as NSString).appendingPathComponent("flourish") as NSString).appendingPathComponent("preferences")
+        return ((configHome as NSString).appendingPathComponent(folderName) as NSString).appendingPathComponent("preferences")
     }
 
-    public init(path: String = Preferences.defaultPath()) {
+    public init(path: String) {
         self.path = path
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         var values: [String: String] = [:]
@@ -36,9 +37,33 @@ public final class Preferences: @unchecked Sendable {
         set { set("attach-location", newValue ? "true" : "false") }
     }
 
+    /// The main window's size when it was last closed, if known.
+    public var windowSize: (width: Int, height: Int)? {
+        get {
+            lock.withLock {
+                guard let width = values["window-width"].flatMap(Int.init), let height = values["window-height"].flatMap(Int.init),
+                      width > 0, height > 0 else { return nil }
+                return (width, height)
+            }
+        }
+        set {
+            guard let newValue else { return }
+            set(["window-width": String(newValue.width), "window-height": String(newValue.height)])
+        }
+    }
+
+    public var windowMaximized: Bool {
+        get { lock.withLock { values["window-maximized"] == "true" } }
+        set { set("window-maximized", newValue ? "true" : "false") }
+    }
+
     private func set(_ key: String, _ value: String) {
+        set([key: value])
+    }
+
+    private func set(_ changes: [String: String]) {
         let text = lock.withLock { () -> String in
-            values[key] = value
+            values.merge(changes) { _, new in new }
             return values.keys.sorted().map { "\($0)=\(values[$0]!)\n" }.joined()
         }
         // Best effort: a preference that cannot be written only means asking again next time.

@@ -81,4 +81,8 @@ public final class HeaderBar: Widget {
     public func setTitleWidget(_ widget: Widget) {
         gtk_header_bar_set_title_widget(OpaquePointer(raw), widget.raw)
     }
+
+    public func packEnd(_ widget: Widget) {
+        gtk_header_bar_pack_end(OpaquePointer(raw), widget.raw)
+    }
 }

@@ -14,6 +14,19 @@ public final class Window: Widget {
     }
 
     public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(window, width, height) }
+
+    /// The size the window has now (GTK 4 keeps the default size in step with resizes).
+    public var size: (width: Int32, height: Int32) {
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(window, &width, &height)
+        return (width, height)
+    }
+
+    public var isMaximized: Bool { gtk_window_is_maximized(window) != 0 }
+    public func maximize() { gtk_window_maximize(window) }
+
+    /// The icon every window of the process shows (the window manager's, the task switcher's).
+    public static func setDefaultIcon(name: String) { gtk_window_set_default_icon_name(name) }
     public func setChild(_ child: Widget) { gtk_window_set_child(window, child.raw) }
     public func setTitlebar(_ bar: Widget) { gtk_window_set_titlebar(window, bar.raw) }
     public func present() { gtk_window_present(window) }

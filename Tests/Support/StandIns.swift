@@ -71,6 +71,37 @@ public final class GeoClueStandIn {
     deinit { stop() }
 }
 
+/// The stand-in settings portal (Tests/Support/portal_standin.py) on the session bus, publishing
+/// the freedesktop appearance setting; `set` changes it as flipping the desktop's style would.
+public final class PortalStandIn {
+    private let process = Process()
+    private let input = Pipe()
+
+    public init(scheme: UInt32) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("portal_standin.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, String(scheme)]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let line = readLine(from: output.fileHandleForReading)
+        guard line == "ready" else { throw GeoClueStandIn.StandInError.notReady(line) }
+    }
+
+    public func set(scheme: UInt32) {
+        input.fileHandleForWriting.write(Data("\(scheme)\n".utf8))
+    }
+
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
 /// Reads one line (without its newline) from a pipe, blocking until it arrives or the pipe closes.
 private func readLine(from handle: FileHandle) -> String {
     var bytes = Data()
