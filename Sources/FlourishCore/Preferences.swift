@@ -9,14 +9,7 @@ public final class Preferences: @unchecked Sendable {
 
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
                                    folderName: String = "flourish") -> String {
-        let configHome: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            configHome = xdg
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            configHome = (home as NSString).appendingPathComponent(".config")
-        }
-        return ((configHome as NSString).appendingPathComponent(folderName) as NSString).appendingPathComponent("preferences")
+        XDGDirectory.config.file("preferences", in: folderName, environment: environment)
     }
 
     public init(path: String) {

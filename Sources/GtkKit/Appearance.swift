@@ -91,24 +91,3 @@ public final class AppearanceWatcher {
         return Scheme(rawValue: g_variant_get_uint32(value)) ?? .noPreference
     }
 }
-
-extension Toolkit {
-    /// Asks the GTK theme for its dark variant (the `gtk-application-prefer-dark-theme` setting).
-    public static func setPrefersDark(_ dark: Bool) {
-        guard let settings = gtk_settings_get_default() else { return }
-        var value = GValue()
-        g_value_init(&value, GType(5 << 2)) // G_TYPE_BOOLEAN
-        g_value_set_boolean(&value, dark ? 1 : 0)
-        g_object_set_property(typed(settings) as UnsafeMutablePointer<GObject>, "gtk-application-prefer-dark-theme", &value)
-        g_value_unset(&value)
-    }
-
-    public static var prefersDark: Bool {
-        guard let settings = gtk_settings_get_default() else { return false }
-        var value = GValue()
-        g_value_init(&value, GType(5 << 2))
-        g_object_get_property(typed(settings) as UnsafeMutablePointer<GObject>, "gtk-application-prefer-dark-theme", &value)
-        defer { g_value_unset(&value) }
-        return g_value_get_boolean(&value) != 0
-    }
-}

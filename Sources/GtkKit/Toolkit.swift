@@ -15,11 +15,35 @@ public enum Toolkit {
 
     /// Turns the desktop's `gtk-enable-animations` setting on or off for this process.
     public static func setAnimationsEnabled(_ enabled: Bool) {
+        setBooleanSetting("gtk-enable-animations", enabled)
+    }
+
+    /// Asks the GTK theme for its dark variant (the `gtk-application-prefer-dark-theme` setting).
+    public static func setPrefersDark(_ dark: Bool) {
+        setBooleanSetting("gtk-application-prefer-dark-theme", dark)
+    }
+
+    public static var prefersDark: Bool { booleanSetting("gtk-application-prefer-dark-theme") }
+
+    // MARK: - GtkSettings booleans (g_object_set/get are variadic; GValue is not)
+
+    private static let booleanType = GType(5 << 2) // G_TYPE_BOOLEAN, a macro Swift cannot import
+
+    private static func setBooleanSetting(_ name: String, _ on: Bool) {
         guard let settings = gtk_settings_get_default() else { return }
         var value = GValue()
-        g_value_init(&value, GType(5 << 2)) // G_TYPE_BOOLEAN
-        g_value_set_boolean(&value, enabled ? 1 : 0)
-        g_object_set_property(typed(settings) as UnsafeMutablePointer<GObject>, "gtk-enable-animations", &value)
+        g_value_init(&value, booleanType)
+        g_value_set_boolean(&value, on ? 1 : 0)
+        g_object_set_property(typed(settings) as UnsafeMutablePointer<GObject>, name, &value)
         g_value_unset(&value)
+    }
+
+    private static func booleanSetting(_ name: String) -> Bool {
+        guard let settings = gtk_settings_get_default() else { return false }
+        var value = GValue()
+        g_value_init(&value, booleanType)
+        defer { g_value_unset(&value) }
+        g_object_get_property(typed(settings) as UnsafeMutablePointer<GObject>, name, &value)
+        return g_value_get_boolean(&value) != 0
     }
 }
