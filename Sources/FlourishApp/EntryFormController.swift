@@ -88,6 +88,8 @@ final class EntryFormController {
 
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
+        // Expands so it keeps the right edge whether or not the location status line is showing.
+        saveButton.expand(horizontally: true)
         saveButton.align(horizontal: .end, vertical: .center)
         saveButton.tooltip = tr("Save Entry (Ctrl+Enter)")
 
