@@ -55,16 +55,17 @@ public final class Preferences: @unchecked Sendable {
     }
 
     private func set(_ changes: [String: String]) {
-        let text = lock.withLock { () -> String in
+        // Under the lock, so two writers cannot rename an older snapshot over a newer one.
+        lock.withLock {
             values.merge(changes) { _, new in new }
-            return values.keys.sorted().map { "\($0)=\(values[$0]!)\n" }.joined()
-        }
-        // Best effort: a preference that cannot be written only means asking again next time.
-        let folder = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        if FileManager.default.createFile(atPath: path + ".new", contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) {
-            _ = rename(path + ".new", path)
+            let text = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+            // Best effort: a preference that cannot be written only means asking again next time.
+            let folder = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            if FileManager.default.createFile(atPath: path + ".new", contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) {
+                _ = rename(path + ".new", path)
+            }
         }
     }
 }

@@ -131,7 +131,9 @@ private final class Session {
     }
 
     private func startClient(_ path: String) {
-        call(path, GeoClueClient.clientInterface, "Start", nil) { [weak self] reply in
+        // Start waits while the desktop asks the person (GNOME's permission dialog), so it gets no
+        // call timeout; the provider's own timer says "timed out" meanwhile.
+        call(path, GeoClueClient.clientInterface, "Start", nil, timeout: Int32.max) { [weak self] reply in
             g_variant_unref(reply)
             self?.started = true
         }
@@ -157,7 +159,10 @@ private final class Session {
 
     private func readLocation(_ path: String) {
         let parameters = Variant.tuple([g_variant_new_string(GeoClueClient.locationInterface)])
-        call(path, "org.freedesktop.DBus.Properties", "GetAll", parameters) { [weak self] reply in
+        // GeoClue frees a Location object two updates later; if this read loses that race it
+        // fails harmlessly and the next LocationUpdated brings a fresh one, so the failure is
+        // ignored rather than taken for "no service" (which would drop the fix already known).
+        call(path, "org.freedesktop.DBus.Properties", "GetAll", parameters, reportErrors: false) { [weak self] reply in
             defer { g_variant_unref(reply) }
             guard let self else { return }
             guard let properties = g_variant_get_child_value(reply, 0) else { return }
@@ -174,15 +179,20 @@ private final class Session {
 
     /// Calls a method on GeoClue; `reply` gets the reply (to unref), errors become events.
     private func call(_ path: String, _ interface: String, _ method: String, _ parameters: OpaquePointer?,
+                      timeout: Int32? = nil, reportErrors: Bool = true,
                       reply: @escaping @MainActor (OpaquePointer) -> Void) {
-        guard let connection else { return }
+        guard let connection else {
+            if let parameters { g_variant_unref(g_variant_ref_sink(parameters)) } // not consumed by a call
+            return
+        }
         Async.run({ callback, data in
             g_dbus_connection_call(connection, GeoClueClient.service, path, interface, method, parameters, nil,
-                                   G_DBUS_CALL_FLAGS_NONE, self.callTimeout, self.cancellable, callback, data)
+                                   G_DBUS_CALL_FLAGS_NONE, timeout ?? self.callTimeout, self.cancellable, callback, data)
         }, finish: { [weak self] result in
             guard let self, let result else { return }
             var error: UnsafeMutablePointer<GError>?
             guard let value = g_dbus_connection_call_finish(self.connection, result, &error) else {
+                guard reportErrors else { return g_clear_error(&error) }
                 return self.fail(error, otherwise: .failed(method))
             }
             reply(value)
@@ -198,13 +208,20 @@ private final class Session {
             defer { g_free(pointer) }
             return String(cString: pointer)
         }
+        g_dbus_error_strip_remote_error(error) // "GDBus.Error:name: text" → "text", for the status line
         let message = string(from: error.pointee.message)
         switch remote {
         case "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.AuthFailed":
             report(.denied)
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-             "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod":
+             "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
+             "org.freedesktop.systemd1.NoSuchUnit":
             report(.unavailable)
+        case let name? where name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
+            // The bus knows GeoClue but could not start it: as good as not there.
+            report(.unavailable)
+        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
+            report(.failed("the location service did not answer"))
         case nil where error.pointee.domain == g_io_error_quark() && error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue):
             report(.failed("the location service did not answer"))
         default:

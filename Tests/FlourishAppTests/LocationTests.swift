@@ -64,6 +64,20 @@ final class LocationTests: XCTestCase {
         XCTAssertTrue(geoclue.calls.contains("Get Latitude"))
     }
 
+    func testAFixIsKeptWhenALaterUpdateCannotBeRead() throws {
+        let geoclue = try GeoClueStandIn(.fixThenStale, logIn: NSTemporaryDirectory())
+        defer { geoclue.stop() }
+        try MainActor.assumeIsolated {
+            let harness = try Harness(attachLocation: true)
+            defer { harness.close() }
+            harness.waitUntil("the fix arrives") { harness.form.locationState.location != nil }
+            harness.waitUntil("the stale update was tried") { geoclue.calls.filter { $0 == "Get Latitude" }.count >= 1 && geoclue.calls.count > 8 }
+            MainLoop.run(for: 0.6)
+            XCTAssertEqual(harness.form.locationState.location, Location(latitude: 52.52, longitude: 13.405, accuracy: 50),
+                           "a failed read of a superseded Location keeps the fix")
+        }
+    }
+
     func testTheRememberedChoiceLocatesAsTheFormOpens() throws {
         let geoclue = try GeoClueStandIn(.fix, logIn: NSTemporaryDirectory())
         defer { geoclue.stop() }

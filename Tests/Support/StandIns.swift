@@ -32,7 +32,10 @@ public enum PrivateSystemBus {
 
 /// The stand-in GeoClue service (Tests/Support/geoclue_standin.py) on the private system bus.
 public final class GeoClueStandIn {
-    public enum Mode: String { case fix, deny, silent }
+    public enum Mode: String {
+        case fix, deny, silent
+        case fixThenStale = "fix-then-stale"
+    }
 
     private let process = Process()
     private let logPath: String

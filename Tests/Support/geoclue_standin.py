@@ -12,6 +12,8 @@ receives to the log ("GetClient", "Set DesktopId", "Start", ...), so tests can t
 - deny: Start fails with org.freedesktop.DBus.Error.AccessDenied, as GeoClue does when its agent
   or configuration refuses the application.
 - silent: everything succeeds but no location ever comes.
+- fix-then-stale: as fix, then a second LocationUpdated names a Location object that no longer
+  exists (GeoClue frees old Location objects; a client can lose that race).
 """
 
 import argparse
@@ -60,7 +62,7 @@ LOCATION = "/org/freedesktop/GeoClue2/Location/1"
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["fix", "deny", "silent"], required=True)
+    parser.add_argument("--mode", choices=["fix", "deny", "silent", "fix-then-stale"], required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--latitude", type=float, default=52.5200)
     parser.add_argument("--longitude", type=float, default=13.4050)
@@ -96,6 +98,13 @@ def main():
         client_properties["Location"] = GLib.Variant("o", LOCATION)
         connection.emit_signal(None, CLIENT, "org.freedesktop.GeoClue2.Client", "LocationUpdated",
                                GLib.Variant("(oo)", ("/", LOCATION)))
+        if options.mode == "fix-then-stale":
+            GLib.timeout_add(200, emit_stale_location)
+        return False
+
+    def emit_stale_location():
+        connection.emit_signal(None, CLIENT, "org.freedesktop.GeoClue2.Client", "LocationUpdated",
+                               GLib.Variant("(oo)", (LOCATION, "/org/freedesktop/GeoClue2/Location/99")))
         return False
 
     def client_call(conn, sender, path, interface, method, parameters, invocation):
@@ -106,7 +115,7 @@ def main():
             return
         if method == "Start":
             client_properties["Active"] = GLib.Variant("b", True)
-            if options.mode == "fix":
+            if options.mode in ("fix", "fix-then-stale"):
                 GLib.timeout_add(200, emit_location)
         if method == "Stop":
             client_properties["Active"] = GLib.Variant("b", False)
