@@ -59,20 +59,13 @@ public final class AppearanceWatcher {
 
     private func subscribe() {
         guard let connection else { return }
-        let box = Unmanaged.passRetained(SignalBox<(Scheme) -> Void>({ [weak self] scheme in
-            MainActor.assumeIsolated { self?.changed(scheme) }
-        })).toOpaque()
-        subscription = g_dbus_connection_signal_subscribe(
-            connection, Self.portal, Self.interface, "SettingChanged", Self.path, Self.namespace,
-            G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, data in
-                // SettingChanged (s namespace, s key, v value)
-                guard let parameters, Variant.string(at: 1, of: parameters) == AppearanceWatcher.key,
-                      let scheme = AppearanceWatcher.scheme(in: parameters) else { return }
-                Unmanaged<SignalBox<(Scheme) -> Void>>.fromOpaque(data!).takeUnretainedValue().handler(scheme)
-            },
-            box,
-            { data in Unmanaged<SignalBox<(Scheme) -> Void>>.fromOpaque(data!).release() })
+        subscription = DBusSignal.subscribe(connection, sender: Self.portal, interface: Self.interface,
+                                            member: "SettingChanged", path: Self.path, arg0: Self.namespace) { [weak self] parameters in
+            // SettingChanged (s namespace, s key, v value)
+            guard let self, Variant.string(at: 1, of: parameters) == Self.key,
+                  let scheme = Self.scheme(in: parameters) else { return }
+            self.changed(scheme)
+        }
     }
 
     /// The uint32 in the last child of a reply, however deeply the portal wrapped it in variants

@@ -141,20 +141,11 @@ private final class Session {
 
     private func subscribe(_ path: String) {
         guard let connection else { return }
-        let box = Unmanaged.passRetained(SignalBox<(String) -> Void>({ [weak self] newPath in
-            MainActor.assumeIsolated { self?.readLocation(newPath) }
-        })).toOpaque()
-        subscription = g_dbus_connection_signal_subscribe(
-            connection, GeoClueClient.service, GeoClueClient.clientInterface, "LocationUpdated", path, nil,
-            G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, data in
-                // LocationUpdated (o old, o new): the new Location object's path.
-                guard let parameters, let newPath = Variant.string(at: 1, of: parameters) else { return }
-                let run = Unmanaged<SignalBox<(String) -> Void>>.fromOpaque(data!).takeUnretainedValue().handler
-                run(newPath)
-            },
-            box,
-            { data in Unmanaged<SignalBox<(String) -> Void>>.fromOpaque(data!).release() })
+        subscription = DBusSignal.subscribe(connection, sender: GeoClueClient.service, interface: GeoClueClient.clientInterface,
+                                            member: "LocationUpdated", path: path) { [weak self] parameters in
+            // LocationUpdated (o old, o new): the new Location object's path.
+            if let newPath = Variant.string(at: 1, of: parameters) { self?.readLocation(newPath) }
+        }
     }
 
     private func readLocation(_ path: String) {
@@ -227,44 +218,5 @@ private final class Session {
         default:
             if case .unavailable = otherwise { report(.unavailable) } else { report(.failed(message)) }
         }
-    }
-}
-
-// MARK: - GIO plumbing
-
-/// One-shot GAsyncReadyCallback around a Swift closure.
-enum Async {
-    typealias Finish = @MainActor (OpaquePointer?) -> Void
-
-    static func run(_ start: (GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void, finish: @escaping Finish) {
-        let box = Unmanaged.passRetained(SignalBox<Finish>(finish)).toOpaque()
-        start({ _, result, data in
-            // Called exactly once by GIO; taking the retained value releases the box.
-            let finish = Unmanaged<SignalBox<Finish>>.fromOpaque(data!).takeRetainedValue().handler
-            nonisolated(unsafe) let result = result
-            MainActor.assumeIsolated { finish(result) }
-        }, box)
-    }
-}
-
-/// Reading and building GVariants without GLib's variadic functions.
-enum Variant {
-    static func tuple(_ children: [OpaquePointer?]) -> OpaquePointer? {
-        var children = children
-        return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-    }
-
-    /// The string (or object path) at `index` of a tuple.
-    static func string(at index: Int, of tuple: OpaquePointer) -> String? {
-        guard g_variant_n_children(tuple) > gsize(index), let child = g_variant_get_child_value(tuple, gsize(index)) else { return nil }
-        defer { g_variant_unref(child) }
-        return g_variant_get_string(child, nil).map { String(cString: $0) }
-    }
-
-    /// A double from an a{sv} dictionary.
-    static func double(_ dictionary: OpaquePointer, _ key: String) -> Double? {
-        guard let value = g_variant_lookup_value(dictionary, key, nil) else { return nil }
-        defer { g_variant_unref(value) }
-        return g_variant_get_double(value)
     }
 }
