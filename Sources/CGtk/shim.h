@@ -27,14 +27,11 @@ static inline guint flourish_watch_main_queue(void) {
     return g_unix_fd_add(fd, G_IO_IN, flourish_drain_main_queue, NULL);
 }
 
-// MARK: - Casts (GTK's cast macros are not importable)
+// MARK: - Type checks (GTK's type macros are not importable)
 
-static inline GtkWidget *flourish_widget(gpointer p) { return GTK_WIDGET(p); }
-static inline GObject *flourish_object(gpointer p) { return G_OBJECT(p); }
 static inline gboolean flourish_is_editable(GtkWidget *w) {
     return GTK_IS_EDITABLE(w) || GTK_IS_TEXT_VIEW(w);
 }
-static inline guint flourish_invalid_list_position(void) { return GTK_INVALID_LIST_POSITION; }
 
 // MARK: - Variadic functions, given fixed arities
 
@@ -56,10 +53,6 @@ static inline void flourish_accessible_set_description(GtkWidget *widget, const 
 static inline void flourish_accessible_set_invalid(GtkWidget *widget, gboolean invalid) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
                                 invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
-}
-
-static inline void flourish_accessible_set_labelled_by(GtkWidget *widget, GtkWidget *label) {
-    gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
 }
 
 static inline gboolean flourish_animations_enabled(GtkWidget *widget) {

@@ -36,8 +36,6 @@ final class EntryFormController {
             }
         }
     }
-    /// Called after a successful save has been acknowledged (the window may switch pages).
-    var onSaved: (@MainActor (Entry) -> Void)?
     /// Set when the window is asked to close while a save runs: called once the entry is safely
     /// on disk (a failed save cancels it and shows the error instead, the words still in the form).
     var closeWhenSaved: (@MainActor () -> Void)?
@@ -178,13 +176,10 @@ final class EntryFormController {
             let close = closeWhenSaved
             closeWhenSaved = nil
             switch result {
-            case .success(let saved):
+            case .success:
                 reset()
                 if let close { return close() }
-                alerts.showSaved { [weak self] in
-                    self?.titleField.grabFocus()
-                    self?.onSaved?(saved)
-                }
+                alerts.showSaved { [weak self] in self?.titleField.grabFocus() }
             case .failure(let error):
                 // The form is untouched: the person's words stay where they typed them.
                 alerts.showError(error.errorDescription ?? tr("The entry could not be saved."),

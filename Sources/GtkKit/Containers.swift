@@ -9,7 +9,6 @@ public final class Box: Widget {
     }
 
     public func append(_ child: Widget) { gtk_box_append(typed(raw), child.raw) }
-    public func remove(_ child: Widget) { gtk_box_remove(typed(raw), child.raw) }
 }
 
 /// GtkScrolledWindow around one child.
@@ -27,14 +26,6 @@ public final class ScrolledWindow: Widget {
     public func setMinContentHeight(_ height: Int32) {
         gtk_scrolled_window_set_min_content_height(opaque, height)
     }
-
-    /// Vertical scroll position and range, for tests and for keeping a place.
-    public var verticalOffset: Double {
-        get { gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(opaque)) }
-        set { gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(opaque), newValue) }
-    }
-
-    public var verticalUpper: Double { gtk_adjustment_get_upper(gtk_scrolled_window_get_vadjustment(opaque)) }
 }
 
 /// GtkStack: named pages, one shown at a time.

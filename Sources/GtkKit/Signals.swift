@@ -104,8 +104,4 @@ enum Signal {
     static func connectKey(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping KeyHandler) -> UInt {
         GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(keyTrampoline, to: GCallback.self))
     }
-
-    static func disconnect(_ instance: UnsafeMutableRawPointer, _ id: UInt) {
-        g_signal_handler_disconnect(instance, gulong(id))
-    }
 }

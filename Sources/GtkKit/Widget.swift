@@ -50,11 +50,6 @@ public class Widget {
 
     public var hasFocus: Bool { gtk_widget_has_focus(raw) != 0 }
 
-    /// True when keyboard focus is on this widget or inside it.
-    public var containsFocus: Bool {
-        gtk_widget_has_focus(raw) != 0 || gtk_widget_get_focus_child(raw) != nil
-    }
-
     @discardableResult
     public func grabFocus() -> Bool { gtk_widget_grab_focus(raw) != 0 }
 
@@ -89,10 +84,6 @@ public class Widget {
         if let vertical { gtk_widget_set_valign(raw, vertical.gtk) }
     }
 
-    public func setSizeRequest(width: Int32 = -1, height: Int32 = -1) {
-        gtk_widget_set_size_request(raw, width, height)
-    }
-
     /// The rendered width, once laid out.
     public var allocatedWidth: Int32 { gtk_widget_get_allocated_width(raw) }
     public var allocatedHeight: Int32 { gtk_widget_get_allocated_height(raw) }
@@ -107,9 +98,6 @@ public class Widget {
 
     public func setAccessibleInvalid(_ invalid: Bool) { flourish_accessible_set_invalid(raw, invalid ? 1 : 0) }
 
-    /// Names this control by a visible label, as a screen reader expects for form fields.
-    public func setLabelledBy(_ label: Widget) { flourish_accessible_set_labelled_by(raw, label.raw) }
-
     /// Whether the desktop wants animations (the `gtk-enable-animations` setting).
     public var animationsEnabled: Bool { flourish_animations_enabled(raw) != 0 }
 
@@ -117,17 +105,6 @@ public class Widget {
     public func onMap(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "map", action)
     }
-
-    // MARK: - Tree
-
-    /// Whether `self` is `other` or one of its descendants.
-    public func isInside(_ other: Widget) -> Bool {
-        raw == other.raw || gtk_widget_is_ancestor(raw, other.raw) != 0
-    }
-
-    /// Activates the widget as a keypress would (clicks a button, activates an entry).
-    @discardableResult
-    public func activate() -> Bool { gtk_widget_activate(raw) != 0 }
 }
 
 extension Widget: Equatable {

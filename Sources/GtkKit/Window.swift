@@ -34,9 +34,6 @@ public final class Window: Widget {
     /// Asks the window to close, as its close button does.
     public func close() { gtk_window_close(window) }
 
-    /// Takes keyboard focus away from whatever has it.
-    public func clearFocus() { gtk_window_set_focus(window, nil) }
-
     /// Adds `win.NAME`, run by `action`.
     public func addAction(_ name: String, _ action: @escaping @MainActor () -> Void) {
         Action.add(name, to: OpaquePointer(raw), action)
