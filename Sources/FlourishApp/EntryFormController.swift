@@ -1,5 +1,4 @@
 import FlourishCore
-import Foundation
 import GtkKit
 
 /// The "New Entry" page: title, body, mood, Save Entry. Validates, saves through the journal
@@ -123,10 +122,7 @@ final class EntryFormController {
     // MARK: - Saving
 
     /// Whether closing now would lose words the person typed.
-    var hasUnsavedText: Bool {
-        !draft.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            || !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    }
+    var hasUnsavedText: Bool { !draft.problems.contains(.missingText) }
 
     /// What the form holds now; the location only while the switch is on and a fix is known.
     var draft: EntryDraft {

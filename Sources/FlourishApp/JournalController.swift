@@ -29,7 +29,7 @@ final class JournalController: JournalModelDelegate {
             },
             bind: { [model] row, key in
                 guard let id = Int64(key) else { return }
-                row.bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
+                row.bind(id: id, from: model)
             },
             unbind: { row in row.unbind() })
         list.addClass("journal")
@@ -85,7 +85,7 @@ final class JournalController: JournalModelDelegate {
             // Fill in the rows that were waiting for these entries.
             for row in list.builtRows {
                 if let id = row.entryID, row.entry == nil, ids.contains(id) {
-                    row.bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
+                    row.bind(id: id, from: model)
                     if row.view.isMapped { Trace.once("first journal row shown") }
                 }
             }
@@ -116,7 +116,7 @@ final class JournalController: JournalModelDelegate {
     private func refetchWaitingRows() {
         for row in list.builtRows {
             if let id = row.entryID, row.entry == nil {
-                row.bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
+                row.bind(id: id, from: model)
             }
         }
     }

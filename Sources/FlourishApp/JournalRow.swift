@@ -70,6 +70,11 @@ final class JournalRow {
         }
     }
 
+    /// Shows what `model` knows of entry `id` now (asking it to read the entry if it has not).
+    func bind(id: Int64, from model: JournalModel) {
+        bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
+    }
+
     func unbind() {
         entryID = nil
         entry = nil

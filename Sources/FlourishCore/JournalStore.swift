@@ -86,43 +86,40 @@ public final class JournalStore: JournalStoring {
     // MARK: - Intents
 
     public func save(_ entry: NewEntry, createdAt: Date = Date()) throws(JournalError) -> Entry {
-        do {
-            return try queue.write { db in
+        try worded {
+            try queue.write { db in
                 var record = EntryRecord(entry, createdAt: createdAt)
                 try record.insert(db)
                 guard let saved = record.entry else { throw JournalError.other(reason: tr("The saved entry could not be read back.")) }
                 return saved
             }
-        } catch {
-            throw JournalError(error, path: path)
         }
     }
 
     public func entryIDs() throws(JournalError) -> [Int64] {
-        do {
-            return try queue.read { db in
+        try worded {
+            try queue.read { db in
                 try Int64.fetchAll(db, sql: "SELECT id FROM entry ORDER BY created_at DESC, id DESC")
             }
-        } catch {
-            throw JournalError(error, path: path)
         }
     }
 
     public func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
         guard !ids.isEmpty else { return [] }
-        do {
-            return try queue.read { db in
-                try EntryRecord.fetchAll(db, keys: ids).compactMap(\.entry)
-            }
-        } catch {
-            throw JournalError(error, path: path)
+        return try worded {
+            try queue.read { db in try EntryRecord.fetchAll(db, keys: ids).compactMap(\.entry) }
         }
     }
 
     /// How many entries the journal holds.
     public func count() throws(JournalError) -> Int {
+        try worded { try queue.read { db in try EntryRecord.fetchCount(db) } }
+    }
+
+    /// Runs `work`, turning SQLite's errors into the person's terms.
+    private func worded<T>(_ work: () throws -> T) throws(JournalError) -> T {
         do {
-            return try queue.read { db in try EntryRecord.fetchCount(db) }
+            return try work()
         } catch {
             throw JournalError(error, path: path)
         }
