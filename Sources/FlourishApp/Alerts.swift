@@ -45,6 +45,16 @@ final class Alerts {
         }
     }
 
+    /// Asked before an edit with changes is abandoned. Cancel is the default: Enter keeps editing.
+    func confirmDiscardChanges(then decide: @escaping @MainActor (_ discard: Bool) -> Void) {
+        present(title: tr("Discard changes?"),
+                message: tr("Your changes to this entry have not been saved. If you discard them, the entry stays as it was."),
+                choices: [.init(tr("_Cancel"), response: Self.cancel), .init(tr("_Discard"), response: Self.discard, destructive: true)],
+                defaultResponse: Self.cancel) { response in
+            decide(response == Self.discard)
+        }
+    }
+
     /// An error with no retry (a journal that cannot be read).
     func showProblem(title: String, message: String, then done: @escaping @MainActor () -> Void = {}) {
         present(title: title, message: message, choices: [.init(tr("OK"), response: Self.ok)], defaultResponse: Self.ok) { _ in done() }

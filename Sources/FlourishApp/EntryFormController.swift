@@ -1,24 +1,25 @@
 import FlourishCore
 import GtkKit
 
-/// The "New Entry" page: title, body, mood, Save Entry. Validates, saves through the journal
-/// model off the GTK thread, resets on success, and on failure keeps everything the person typed
-/// and offers Retry.
+/// The "New Entry" page: title, mood, date, body, Save Entry. Validates, saves through the
+/// journal model off the GTK thread, resets on success, and on failure keeps everything the
+/// person typed and offers Retry.
 @MainActor
 final class EntryFormController {
     let view = Box(.vertical, spacing: 6)
-    let titleField = TextEntry()
-    let bodyField = TextView()
-    let picker = MoodPicker()
+    let fields = EntryFields()
     let saveButton = Button(mnemonic: tr("_Save Entry"))
-    /// Said next to the mood button when no mood is chosen.
-    let moodError = Label()
-    /// Said under the body when both title and body are empty.
-    let textError = Label()
     /// "Attach location": off until the person turns it on; remembered.
     let locationSwitch = Switch()
     /// Says where finding the location stands (locating, found, denied, …).
     let locationStatus = Label()
+
+    var titleField: TextEntry { fields.titleField }
+    var bodyField: TextView { fields.bodyField }
+    var picker: MoodPicker { fields.picker }
+    var datePicker: DatePicker { fields.datePicker }
+    var moodError: Label { fields.moodError }
+    var textError: Label { fields.textError }
 
     private let model: JournalModel
     private let alerts: Alerts
@@ -30,9 +31,8 @@ final class EntryFormController {
         didSet {
             // Locked while the entry is on its way to disk, so nothing typed meanwhile is wiped
             // by the reset that follows a successful save.
-            for widget in [saveButton, titleField, bodyField, picker.button] as [Widget] {
-                widget.isSensitive = !isSaving
-            }
+            fields.isSensitive = !isSaving
+            saveButton.isSensitive = !isSaving
         }
     }
     /// Set when the window is asked to close while a save runs: called once the entry is safely
@@ -50,39 +50,12 @@ final class EntryFormController {
         locationSwitch.onToggled { [unowned self] in attachLocationChanged() }
         if locationSwitch.isOn { startLocating() }
         saveButton.onClicked { [unowned self] in save() }
-        // Enter in the title moves on to the body, as people expect of a form.
-        titleField.onActivate { [unowned self] in bodyField.grabFocus() }
-        titleField.onChanged { [unowned self] in clear(.missingText) }
-        bodyField.onChanged { [unowned self] in clear(.missingText) }
-        picker.onChange = { [unowned self] mood in if mood != nil { clear(.missingMood) } }
     }
 
     // MARK: - Layout
 
     private func buildLayout() {
         view.addClass("entry-form")
-        let titleLabel = fieldLabel(tr("_Title"), for: titleField)
-        titleField.placeholder = tr("What is today about?")
-
-        let bodyLabel = fieldLabel(tr("_Body"), for: bodyField)
-        bodyField.addClass("body-field")
-        let bodyScroller = ScrolledWindow(bodyField)
-        bodyScroller.addClass("body-scroller")
-        bodyScroller.setMinContentHeight(160)
-        bodyScroller.expand(vertically: true)
-
-        let moodRow = Box(.horizontal, spacing: 12)
-        moodRow.append(fieldLabel(tr("I’m _feeling"), for: picker.button, namesWidget: false))
-        moodRow.append(picker.button)
-        moodRow.append(moodError)
-        picker.button.align(vertical: .center)
-
-        for error in [moodError, textError] {
-            error.addClass("field-error")
-            error.alignStart()
-            error.isVisible = false
-        }
-
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
         // Expands so it keeps the right edge whether or not the location status line is showing.
@@ -92,7 +65,10 @@ final class EntryFormController {
 
         let bottomRow = Box(.horizontal, spacing: 12)
         bottomRow.setMargins(top: 12)
-        bottomRow.append(fieldLabel(tr("Attach _location"), for: locationSwitch))
+        let locationLabel = Label()
+        locationLabel.setMnemonic(tr("Attach _location"), for: locationSwitch)
+        locationLabel.addClass("field-label")
+        bottomRow.append(locationLabel)
         locationSwitch.align(vertical: .center)
         bottomRow.append(locationSwitch)
         locationStatus.addClass("location-status")
@@ -104,19 +80,7 @@ final class EntryFormController {
         bottomRow.append(locationStatus)
         bottomRow.append(saveButton)
 
-        // As in the seeds, the mood sits under the title and its picker drops down over the body.
-        for widget in [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError, bottomRow] as [Widget] {
-            view.append(widget)
-        }
-        moodRow.setMargins(top: 8, bottom: 4)
-    }
-
-    private func fieldLabel(_ mnemonic: String, for field: Widget, namesWidget: Bool = true) -> Label {
-        let label = Label()
-        label.setMnemonic(mnemonic, for: field, namesWidget: namesWidget)
-        label.addClass("field-label")
-        label.alignStart()
-        return label
+        for widget in fields.widgets + [bottomRow] { view.append(widget) }
     }
 
     // MARK: - Saving
@@ -126,8 +90,7 @@ final class EntryFormController {
 
     /// What the form holds now; the location only while the switch is on and a fix is known.
     var draft: EntryDraft {
-        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood,
-                   location: locationSwitch.isOn ? locationState.location : nil)
+        fields.draft(location: locationSwitch.isOn ? locationState.location : nil)
     }
 
     // MARK: - Location
@@ -157,9 +120,9 @@ final class EntryFormController {
         guard !isSaving else { return }
         switch draft.validated() {
         case .failure(let invalid):
-            show(invalid.problems)
+            fields.show(invalid.problems)
         case .success(let entry):
-            show([])
+            fields.show([])
             persist(entry)
         }
     }
@@ -190,43 +153,6 @@ final class EntryFormController {
         persist(entry)
     }
 
-    /// Empties the form: title and body blank, mood back to "select" in #3687FF.
-    func reset() {
-        titleField.text = ""
-        bodyField.text = ""
-        picker.reset()
-        show([])
-    }
-
-    // MARK: - Problems
-
-    private func show(_ problems: [EntryDraft.Problem], focusFirst: Bool = true) {
-        for problem in EntryDraft.Problem.allCases {
-            let present = problems.contains(problem)
-            let (label, fields) = widgets(for: problem)
-            label.text = present ? problem.message : ""
-            label.isVisible = present
-            for field in fields {
-                field.setAccessibleInvalid(present)
-                field.setAccessibleDescription(present ? problem.message : "")
-            }
-            if problem == .missingMood { picker.problem = present ? problem.message : nil }
-        }
-        // Send the keyboard to the first thing to fix.
-        if focusFirst, let first = problems.first {
-            _ = first == .missingMood ? picker.button.grabFocus() : titleField.grabFocus()
-        }
-    }
-
-    private func clear(_ problem: EntryDraft.Problem) {
-        guard widgets(for: problem).label.isVisible else { return }
-        show(draft.problems.filter { $0 != problem && widgets(for: $0).label.isVisible }, focusFirst: false)
-    }
-
-    private func widgets(for problem: EntryDraft.Problem) -> (label: Label, fields: [Widget]) {
-        switch problem {
-        case .missingMood: (moodError, [])
-        case .missingText: (textError, [titleField, bodyField])
-        }
-    }
+    /// Empties the form: title and body blank, mood back to "select" in #3687FF, date "Now".
+    func reset() { fields.reset() }
 }

@@ -12,16 +12,28 @@ final class JournalController: JournalModelDelegate {
     let problemLabel = Label()
     /// Above the list when some entries could not be read; they are tried again shortly.
     let banner = Label()
+    /// One entry, whole; and the same entry being edited.
+    let entryView = EntryViewController()
+    let editor: EditEntryController
+    /// In the header bar while an entry is open: back to the journal where it was.
+    let backButton = Button(iconName: "go-previous-symbolic", accessibleName: tr("Back"))
 
     /// How long to wait before reading again the entries that failed.
     static let retryMilliseconds: UInt32 = 2_000
 
-    private let model: JournalModel
+    let model: JournalModel
+    let alerts: Alerts
+    let notice: UndoNotice
+    /// The entry open in the entry view, whose row gets the focus back on the way out.
+    var openID: Int64?
 
-    enum Page: String { case loading, empty, entries, problem }
+    enum Page: String { case loading, empty, entries, problem, entry, edit }
 
-    init(model: JournalModel) {
+    init(model: JournalModel, alerts: Alerts, notice: UndoNotice) {
         self.model = model
+        self.alerts = alerts
+        self.notice = notice
+        editor = EditEntryController(model: model, alerts: alerts)
         list = KeyedListView(
             makeRow: {
                 let row = JournalRow()
@@ -65,8 +77,11 @@ final class JournalController: JournalModelDelegate {
         entries.append(scroller)
         view.addPage(entries, name: Page.entries.rawValue)
         view.addPage(problemLabel, name: Page.problem.rawValue)
+        view.addPage(entryView.view, name: Page.entry.rawValue)
+        view.addPage(editor.view, name: Page.edit.rawValue)
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
+        connectEntryActions()
     }
 
     var page: Page { Page(rawValue: view.visiblePage) ?? .loading }
@@ -78,9 +93,17 @@ final class JournalController: JournalModelDelegate {
         case .reloaded:
             list.splice(at: 0, removing: list.count, adding: model.ids.map(String.init))
             Trace.once("journal listed \(model.count) entries")
-        case .inserted(let index):
+        case .inserted(let index), .restored(let index):
             list.splice(at: index, removing: 0, adding: [String(model.ids[index])])
             list.scroll(to: index)
+        case .updated(let id, _):
+            // Only the rows showing this entry read it again.
+            for row in list.builtRows where row.entryID == id { row.bind(id: id, from: model) }
+        case .moved(_, let from, let to):
+            list.splice(at: from, removing: 1, adding: [])
+            list.splice(at: to, removing: 0, adding: [String(model.ids[to])])
+        case .removed(let index):
+            list.splice(at: index, removing: 1, adding: [])
         case .entriesLoaded(let ids):
             // Fill in the rows that were waiting for these entries.
             for row in list.builtRows {
@@ -96,6 +119,8 @@ final class JournalController: JournalModelDelegate {
             }
             if !stillWaiting { banner.isVisible = false }
         }
+        // An open entry (or its edit) stays on screen whatever else changes underneath it.
+        guard page != .entry && page != .edit else { return }
         view.visiblePage = (model.count == 0 ? Page.empty : Page.entries).rawValue
     }
 

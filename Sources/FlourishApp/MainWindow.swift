@@ -9,6 +9,8 @@ final class MainWindow {
     let form: EntryFormController
     let journal: JournalController
     let alerts: Alerts
+    /// "Entry deleted" with Undo, over the top of the window.
+    let notice: UndoNotice
     private let preferences: Preferences
     /// The shortcuts window while it is open.
     private(set) var shortcutsWindow: BuilderWindow?
@@ -31,24 +33,40 @@ final class MainWindow {
         if BuildProfile.isDevelopment { window.addClass("devel") }
         alerts = Alerts(window: window)
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
-        journal = JournalController(model: model)
+        notice = UndoNotice(model: model, alerts: alerts)
+        journal = JournalController(model: model, alerts: alerts, notice: notice)
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
         pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
         let header = HeaderBar()
+        header.packStart(journal.backButton)
         header.setTitleWidget(StackSwitcher(stack: pages))
         header.packEnd(MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
             (tr("_About Flourish"), "win.about"),
         ]))
         window.setTitlebar(header)
-        window.setChild(pages)
+        let overlay = Overlay(child: pages)
+        overlay.addOverlay(notice.view)
+        window.setChild(overlay)
         window.releaseTextFocusOnOutsideClicks()
 
         window.addAction("save-entry") { [unowned self] in
-            // Ctrl+Enter saves from the form; on the journal it takes the person to the form.
-            if page == .newEntry { form.save() } else { show(.newEntry) }
+            // Ctrl+Enter saves the form on screen; elsewhere on the journal it takes the person to New Entry.
+            if page == .newEntry {
+                form.save()
+            } else if journal.page == .edit {
+                journal.editor.save()
+            } else {
+                show(.newEntry)
+            }
         }
+        window.addAction("back") { [unowned self] in if page == .journal { journal.back() } }
+        window.addAction("edit-entry") { [unowned self] in if page == .journal { journal.editOpenEntry() } }
+        window.addAction("undo") { [unowned self] in notice.undo() }
+        // Ctrl+Z undoes a deletion only while the notice offers it; otherwise it undoes typing.
+        window.setActionEnabled("undo", false)
+        notice.onVisibilityChanged = { [unowned self] showing in window.setActionEnabled("undo", showing) }
         window.addAction("show-new-entry") { [unowned self] in show(.newEntry) }
         window.addAction("show-journal") { [unowned self] in show(.journal) }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
@@ -61,9 +79,15 @@ final class MainWindow {
         application.setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.save-entry")
         application.setAccelerators(["<Alt>1"], for: "win.show-new-entry")
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
+        application.setAccelerators(["<Alt>Left"], for: "win.back")
+        application.setAccelerators(["<Control>e"], for: "win.edit-entry")
+        application.setAccelerators(["<Control>z"], for: "win.undo")
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         pages.onPageChanged { [unowned self] in
-            if page == .journal { Trace.once("journal page shown") }
+            if page == .journal {
+                Trace.once("journal page shown")
+                journal.focusList()
+            }
             if page == .newEntry { form.titleField.grabFocus() }
         }
     }
@@ -71,6 +95,7 @@ final class MainWindow {
     var page: Page { Page(rawValue: pages.visiblePage) ?? .newEntry }
 
     private var discardConfirmed = false
+    private var editDiscardConfirmed = false
 
     /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
     private func keepOpenForUnsavedEntry() -> Bool {
@@ -99,6 +124,22 @@ final class MainWindow {
     }
 
     private func mustStayOpen() -> Bool {
+        if journal.editor.isSaving {
+            return true
+        }
+        if journal.editor.hasChanges, !editDiscardConfirmed {
+            guard alerts.current == nil else { return true }
+            show(.journal)
+            alerts.confirmDiscardChanges { [unowned self] discard in
+                if discard {
+                    editDiscardConfirmed = true
+                    window.close()
+                } else {
+                    journal.editor.fields.titleField.grabFocus()
+                }
+            }
+            return true
+        }
         if form.isSaving {
             // The words are on their way to disk: close once they are there (or, if the save
             // fails, stay open with the error and the words).

@@ -104,6 +104,12 @@ final class MoodPicker {
         onChange?(mood)
     }
 
+    /// Shows `mood` as chosen, without opening the picker (an entry opened for editing).
+    func set(_ mood: Mood) {
+        show(mood)
+        onChange?(mood)
+    }
+
     /// Back to "select" in #3687FF, as after a save.
     func reset() {
         show(nil)

@@ -9,14 +9,22 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public let createdAt: Date
     /// Where the person was, when they chose to attach it (filled by the location feature).
     public let location: Location?
+    /// A random identity that never changes, for export, import and sync between machines
+    /// (lower-case UUID text).
+    public let uuid: String
+    /// When the entry was last edited; nil until it first is.
+    public let updatedAt: Date?
 
-    public init(id: Int64, title: String, body: String, mood: Mood, createdAt: Date, location: Location? = nil) {
+    public init(id: Int64, title: String, body: String, mood: Mood, createdAt: Date, location: Location? = nil,
+                uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil) {
         self.id = id
         self.title = title
         self.body = body
         self.mood = mood
         self.createdAt = createdAt
         self.location = location
+        self.uuid = uuid
+        self.updatedAt = updatedAt
     }
 }
 

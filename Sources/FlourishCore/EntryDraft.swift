@@ -1,44 +1,56 @@
 import Foundation
 
-/// What the entry form holds before it is saved: possibly incomplete.
+/// What an entry form holds before it is saved: possibly incomplete.
 public struct EntryDraft: Sendable, Equatable {
     public var title: String
     public var body: String
     public var mood: Mood?
     public var location: Location?
+    /// When the entry happened, if the person chose it; nil means "now" for a new entry and
+    /// "unchanged" for an edited one.
+    public var date: Date?
 
-    public init(title: String = "", body: String = "", mood: Mood? = nil, location: Location? = nil) {
+    public init(title: String = "", body: String = "", mood: Mood? = nil, location: Location? = nil, date: Date? = nil) {
         self.title = title
         self.body = body
         self.mood = mood
         self.location = location
+        self.date = date
     }
 
     /// A reason the draft cannot be saved yet, said next to the field it concerns.
     public enum Problem: Sendable, Equatable, CaseIterable {
         case missingMood
         case missingText
+        case futureDate
 
         public var message: String {
             switch self {
             case .missingMood: tr("Choose how you feel.")
             case .missingText: tr("Write a title or a few lines.")
+            case .futureDate: tr("Choose a time that is not in the future.")
             }
         }
     }
 
-    /// Every problem with the draft, in form order; empty when it can be saved.
-    public var problems: [Problem] {
+    /// Every problem with the draft as of this moment.
+    public var problems: [Problem] { problems(now: Date()) }
+
+    /// Every problem with the draft, in form order; empty when it can be saved. A chosen date
+    /// later than `now` is refused: a journal records what happened.
+    public func problems(now: Date = Date()) -> [Problem] {
         var problems: [Problem] = []
         if mood == nil { problems.append(.missingMood) }
+        if let date, date > now { problems.append(.futureDate) }
         if title.trimmed.isEmpty && body.trimmed.isEmpty { problems.append(.missingText) }
         return problems
     }
 
     /// The draft as a savable entry, or the problems that keep it from being one.
-    public func validated() -> Result<NewEntry, ValidationError> {
+    public func validated(now: Date = Date()) -> Result<NewEntry, ValidationError> {
+        let problems = problems(now: now)
         guard problems.isEmpty, let mood else { return .failure(ValidationError(problems: problems)) }
-        return .success(NewEntry(title: title.trimmed, body: body.trimmed, mood: mood, location: location))
+        return .success(NewEntry(title: title.trimmed, body: body.trimmed, mood: mood, location: location, date: date))
     }
 }
 
@@ -48,6 +60,8 @@ public struct NewEntry: Sendable, Equatable {
     public let body: String
     public let mood: Mood
     public let location: Location?
+    /// The time the person chose; nil for "now" (new entries) or "keep the entry's" (edits).
+    public let date: Date?
 }
 
 public struct ValidationError: Error, Equatable, Sendable {

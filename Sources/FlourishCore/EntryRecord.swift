@@ -13,10 +13,13 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var latitude: Double?
     var longitude: Double?
     var accuracy: Double?
+    var uuid: String
+    var updatedAt: Date?
 
     enum CodingKeys: String, CodingKey {
-        case id, title, body, mood, latitude, longitude, accuracy
+        case id, title, body, mood, latitude, longitude, accuracy, uuid
         case createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
     init(_ entry: NewEntry, createdAt: Date) {
@@ -27,6 +30,7 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
         latitude = entry.location?.latitude
         longitude = entry.location?.longitude
         accuracy = entry.location?.accuracy
+        uuid = UUID().uuidString.lowercased()
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -42,6 +46,7 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
         } else {
             nil
         }
-        return Entry(id: id, title: title, body: body, mood: mood, createdAt: createdAt, location: location)
+        return Entry(id: id, title: title, body: body, mood: mood, createdAt: createdAt, location: location,
+                     uuid: uuid, updatedAt: updatedAt)
     }
 }

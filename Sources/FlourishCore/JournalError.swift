@@ -13,6 +13,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     /// The journal was upgraded by a newer Flourish than this one.
     case newerVersion(path: String)
     case readOnly(path: String)
+    /// The entry was deleted meanwhile (in another window, or by hand).
+    case entryMissing
     case diskFull
     case busy
     case io(reason: String)
@@ -32,6 +34,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("The journal at %@ was written by a newer version of Flourish. Update Flourish to open it; it was left untouched."), path)
         case let .readOnly(path):
             String(format: tr("Flourish cannot write to your journal at %@: the file or its folder is read-only."), path)
+        case .entryMissing:
+            tr("This entry is no longer in the journal; it may have been deleted in another window.")
         case .diskFull:
             tr("There is no space left on the disk, so the entry was not saved. Free some space and try again.")
         case .busy:

@@ -6,6 +6,14 @@ public enum JournalChange: Equatable, Sendable {
     case reloaded
     /// A new entry now stands at `index` (0 is the top of the list).
     case inserted(index: Int)
+    /// The entry at `index` was edited and stays where it was.
+    case updated(id: Int64, index: Int)
+    /// An edited entry's date changed: it left `from` and now stands at `to`.
+    case moved(id: Int64, from: Int, to: Int)
+    /// The entry that stood at `index` was deleted.
+    case removed(index: Int)
+    /// A deleted entry was put back and stands at `index` again.
+    case restored(index: Int)
     /// These entries' contents arrived from disk; rows showing them can fill in.
     case entriesLoaded(ids: Set<Int64>)
 }
@@ -27,19 +35,19 @@ public final class JournalModel {
     public weak var delegate: JournalModelDelegate?
 
     /// Entry ids, newest first.
-    public private(set) var ids: [Int64] = []
+    public internal(set) var ids: [Int64] = []
     public private(set) var isLoaded = false
 
-    private let store: any JournalStoring
-    private let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
-    private var cache: [Int64: Entry] = [:]
+    let store: any JournalStoring
+    let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
+    var cache: [Int64: Entry] = [:]
     /// Ids whose rows exist but cannot be read as entries (edited by hand outside Flourish):
     /// not asked for again, so a row says so instead of loading for ever.
     private var unreadable: Set<Int64> = []
     private var requested: Set<Int64> = []
     private var pendingFetch: [Int64] = []
     private var fetchScheduled = false
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
 
     /// How many neighbours to fetch with an entry that scrolls into view, so a scroll is one read.
     static let fetchWindow = 60
@@ -121,28 +129,6 @@ public final class JournalModel {
                     case .failure(let error):
                         self.delegate?.journalModel(self, didFailWith: error)
                     }
-                }
-            }
-        }
-    }
-
-    // MARK: - Saving
-
-    /// Saves in the background. On success the entry is at the top of the list (the delegate hears
-    /// `.inserted(index: 0)`) before `completion` runs; on failure nothing changes but `completion`.
-    public func save(_ entry: NewEntry, completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
-        let store = self.store
-        let createdAt = clock()
-        work.async {
-            let result = Result { () throws(JournalError) in try store.save(entry, createdAt: createdAt) }
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    if case .success(let saved) = result, self.isLoaded {
-                        self.cache[saved.id] = saved
-                        self.ids.insert(saved.id, at: 0)
-                        self.delegate?.journalModel(self, didChange: .inserted(index: 0))
-                    }
-                    completion(result)
                 }
             }
         }

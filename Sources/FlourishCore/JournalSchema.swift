@@ -5,6 +5,8 @@ import GRDB
 enum JournalSchema {
     /// Every Flourish journal has this one applied; a database without it is not a journal.
     static let firstMigration = "v1: entry"
+    /// Entries get a stable identity and an edit time.
+    static let identityMigration = "v2: entry uuid and updated_at"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -22,6 +24,43 @@ enum JournalSchema {
             }
             try db.create(index: "entry_by_created_at", on: "entry", columns: ["created_at", "id"])
         }
+        migrator.registerMigration(identityMigration, migrate: addIdentity)
         return migrator
+    }
+
+    /// SQLite cannot add a NOT NULL UNIQUE column to a table with rows, so the table is rebuilt:
+    /// every existing column is copied as stored (the same bytes), each entry gets a random v4
+    /// UUID, and AUTOINCREMENT's high-water mark is carried over so no deleted id is ever reused.
+    private static func addIdentity(_ db: Database) throws {
+        try db.create(table: "entry_v2") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("title", .text).notNull().defaults(to: "")
+            table.column("body", .text).notNull().defaults(to: "")
+            table.column("mood", .integer).notNull().check { $0 >= 0 && $0 <= 5 }
+            table.column("created_at", .datetime).notNull()
+            table.column("latitude", .double)
+            table.column("longitude", .double)
+            table.column("accuracy", .double)
+            table.column("uuid", .text).notNull().unique()
+            table.column("updated_at", .datetime)
+        }
+        let hex = "lower(hex(randomblob(%d)))"
+        // xxxxxxxx-xxxx-4xxx-Yxxx-xxxxxxxxxxxx, Y one of 8, 9, a, b (RFC 4122 version 4).
+        let uuid = [
+            String(format: hex, 4), "'-'", String(format: hex, 2), "'-4'", "substr(\(String(format: hex, 2)), 2)",
+            "'-'", "substr('89ab', 1 + (random() & 3), 1)", "substr(\(String(format: hex, 2)), 2)", "'-'", String(format: hex, 6),
+        ].joined(separator: " || ")
+        let columns = "id, title, body, mood, created_at, latitude, longitude, accuracy"
+        try db.execute(sql: "INSERT INTO entry_v2 (\(columns), uuid) SELECT \(columns), \(uuid) FROM entry")
+        let highWater = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")
+        try db.drop(table: "entry")
+        try db.rename(table: "entry_v2", to: "entry")
+        if let highWater {
+            try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'entry'", arguments: [highWater])
+            if db.changesCount == 0 {
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('entry', ?)", arguments: [highWater])
+            }
+        }
+        try db.create(index: "entry_by_created_at", on: "entry", columns: ["created_at", "id"])
     }
 }

@@ -96,6 +96,54 @@ public final class JournalStore: JournalStoring {
         }
     }
 
+    public func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry {
+        try worded {
+            try queue.write { db in
+                guard var record = try EntryRecord.fetchOne(db, key: id) else { throw JournalError.entryMissing }
+                record.title = entry.title
+                record.body = entry.body
+                record.mood = entry.mood.rawValue
+                record.latitude = entry.location?.latitude
+                record.longitude = entry.location?.longitude
+                record.accuracy = entry.location?.accuracy
+                record.updatedAt = updatedAt
+                // Only the columns that changed are written: an untouched date keeps its stored bytes.
+                var columns = ["title", "body", "mood", "latitude", "longitude", "accuracy", "updated_at"]
+                if let date = entry.date {
+                    record.createdAt = date
+                    columns.append("created_at")
+                }
+                try record.update(db, columns: columns)
+                return try Self.readBack(db, id: id)
+            }
+        }
+    }
+
+    public func delete(id: Int64) throws(JournalError) -> DeletedEntry {
+        try worded {
+            try queue.write { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE id = ?", arguments: [id]),
+                      let entry = try EntryRecord(row: row).entry else { throw JournalError.entryMissing }
+                let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
+                try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
+                return DeletedEntry(entry: entry, storedRow: stored)
+            }
+        }
+    }
+
+    public func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry {
+        try worded {
+            try queue.write { db in
+                let columns = deleted.storedRow.keys.sorted()
+                let names = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
+                let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+                try db.execute(sql: "INSERT INTO entry (\(names)) VALUES (\(marks))",
+                               arguments: StatementArguments(columns.map { deleted.storedRow[$0] ?? .null }))
+                return try Self.readBack(db, id: deleted.entry.id)
+            }
+        }
+    }
+
     public func entryIDs() throws(JournalError) -> [Int64] {
         try worded {
             try queue.read { db in
@@ -109,6 +157,27 @@ public final class JournalStore: JournalStoring {
         return try worded {
             try queue.read { db in try EntryRecord.fetchAll(db, keys: ids).compactMap(\.entry) }
         }
+    }
+
+    public func position(of id: Int64) throws(JournalError) -> Int? {
+        try worded {
+            try queue.read { db in
+                guard try EntryRecord.exists(db, key: id) else { return nil }
+                // Counts the entries that come before it in the list's order, along the date index.
+                return try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM entry
+                    WHERE (created_at, id) > (SELECT created_at, id FROM entry WHERE id = ?)
+                    """, arguments: [id])
+            }
+        }
+    }
+
+    /// The entry with `id` as stored, inside the transaction that just wrote it.
+    private static func readBack(_ db: Database, id: Int64) throws -> Entry {
+        guard let entry = try EntryRecord.fetchOne(db, key: id)?.entry else {
+            throw JournalError.other(reason: tr("The saved entry could not be read back."))
+        }
+        return entry
     }
 
     /// How many entries the journal holds.

@@ -1,12 +1,22 @@
 import Foundation
 
-/// What the journal model needs of a store. `JournalStore` is the real one; tests wrap it to
-/// inject faults. Every method may block on disk, so callers run them off the GTK thread.
+/// What the journal model needs of a store: the entirety of the journal's intents in one place.
+/// `JournalStore` is the real one; tests wrap it to inject faults. Every method may block on
+/// disk, so callers run them off the GTK thread. Each write is one transaction.
 public protocol JournalStoring: Sendable {
     /// Saves a complete entry, stamped `createdAt`, and returns it with its id.
     func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry
+    /// Replaces the entry's title, body, mood and location (and its date, when `entry.date` is
+    /// set), stamps `updatedAt`, and returns the entry as now stored.
+    func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry
+    /// Removes the entry and returns exactly what was removed, for undo.
+    func delete(id: Int64) throws(JournalError) -> DeletedEntry
+    /// Puts a deleted entry back, byte for byte, under its old id.
+    func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry
     /// Every entry's id, newest first: cheap even for years of entries.
     func entryIDs() throws(JournalError) -> [Int64]
     /// The entries with these ids, in no particular order.
     func entries(ids: [Int64]) throws(JournalError) -> [Entry]
+    /// Where the entry stands in `entryIDs()` order (0 is the newest), or nil if it is not there.
+    func position(of id: Int64) throws(JournalError) -> Int?
 }

@@ -73,7 +73,35 @@ public final class HeaderBar: Widget {
         gtk_header_bar_set_title_widget(OpaquePointer(raw), widget.raw)
     }
 
+    public func packStart(_ widget: Widget) {
+        gtk_header_bar_pack_start(OpaquePointer(raw), widget.raw)
+    }
+
     public func packEnd(_ widget: Widget) {
         gtk_header_bar_pack_end(OpaquePointer(raw), widget.raw)
+    }
+}
+
+/// GtkOverlay: one main child with others floating over it (an in-app notification).
+public final class Overlay: Widget {
+    public init(child: Widget) {
+        super.init(gtk_overlay_new())
+        gtk_overlay_set_child(OpaquePointer(raw), child.raw)
+    }
+
+    public func addOverlay(_ widget: Widget) { gtk_overlay_add_overlay(OpaquePointer(raw), widget.raw) }
+}
+
+/// GtkRevealer: shows or hides its child with a slide down from the top edge.
+public final class Revealer: Widget {
+    public init(child: Widget) {
+        super.init(gtk_revealer_new())
+        gtk_revealer_set_transition_type(OpaquePointer(raw), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        gtk_revealer_set_child(OpaquePointer(raw), child.raw)
+    }
+
+    public var isRevealed: Bool {
+        get { gtk_revealer_get_reveal_child(OpaquePointer(raw)) != 0 }
+        set { gtk_revealer_set_reveal_child(OpaquePointer(raw), newValue ? 1 : 0) }
     }
 }

@@ -55,6 +55,13 @@ public final class Button: Widget {
         super.init(gtk_button_new_with_label(label))
     }
 
+    /// A button showing a symbolic icon, named for a screen reader by `accessibleName`.
+    public init(iconName: String, accessibleName: String) {
+        super.init(gtk_button_new_from_icon_name(iconName))
+        self.accessibleName = accessibleName
+        applyAccessibleName()
+    }
+
     /// Wraps a button GTK made (a dialog's), adding a reference.
     init(existing raw: UnsafeMutablePointer<GtkWidget>) { super.init(raw) }
 

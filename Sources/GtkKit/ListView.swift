@@ -68,6 +68,43 @@ public final class KeyedListView<Row: AnyObject>: Widget {
     /// The rows that currently have a widget (on screen or just off it), for tests and refreshes.
     public var builtRows: [Row] { rows.values.map(\.row) }
 
+    /// Calls `action` with the key of a row the person activates: a click (one is enough, as in a
+    /// list of links), or Enter on the focused row.
+    public func onActivate(_ action: @escaping @MainActor (String) -> Void) {
+        gtk_list_view_set_single_click_activate(OpaquePointer(raw), 1)
+        Signal.connectPosition(pointer, "activate", { [weak self] position in
+            guard let self, Int(position) < count else { return }
+            action(key(at: Int(position)))
+        })
+    }
+
+    /// The row holding the keyboard focus (the row itself or anything inside it), if any.
+    public var focusedRow: Row? {
+        guard let root = gtk_widget_get_root(raw), var focus = gtk_root_get_focus(root) else { return nil }
+        // Walks up from the focused widget to the list's own row widget, the parent of a row's widget.
+        while let parent = gtk_widget_get_parent(focus), parent != raw {
+            if let row = rows.values.first(where: { gtk_widget_get_parent($0.widget.raw) == focus }) { return row.row }
+            focus = parent
+        }
+        return rows.values.first { gtk_widget_get_parent($0.widget.raw) == focus }?.row
+    }
+
+    /// Gives the keyboard focus to the first built row that `matches`; returns whether one did.
+    @discardableResult
+    public func focusRow(where matches: (Row) -> Bool) -> Bool {
+        guard let made = rows.values.first(where: { matches($0.row) }),
+              let rowWidget = gtk_widget_get_parent(made.widget.raw) else { return false }
+        return gtk_widget_grab_focus(rowWidget) != 0
+    }
+
+    /// Activates the first built row that `matches` as Enter on it would; returns whether one did.
+    @discardableResult
+    public func activateRow(where matches: (Row) -> Bool) -> Bool {
+        guard let item = rows.first(where: { matches($0.value.row) })?.key else { return false }
+        let position = gtk_list_item_get_position(OpaquePointer(item))
+        return gtk_widget_activate_action_variant(raw, "list.activate-item", g_variant_new_uint32(position)) != 0
+    }
+
     /// Scrolls so that the item at `position` is visible (GTK 4.8's `list.scroll-to-item` action).
     public func scroll(to position: Int) {
         guard position < count else { return }

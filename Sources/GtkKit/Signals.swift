@@ -58,6 +58,13 @@ private let pressTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, Do
     MainActor.assumeIsolated { run(count, x, y) }
 }
 
+/// `void (*)(GObject *instance, guint position, gpointer data)`: GtkListView activate.
+typealias PositionHandler = @MainActor (UInt32) -> Void
+private let positionTrampoline: @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafeMutableRawPointer?) -> Void = { _, position, data in
+    let run: PositionHandler = handler(data)
+    MainActor.assumeIsolated { run(position) }
+}
+
 /// `gboolean (*)(GObject *instance, gpointer data)`: close-request.
 typealias BoolHandler = @MainActor () -> Bool
 private let boolTrampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
@@ -88,6 +95,11 @@ enum Signal {
     @discardableResult
     static func connectResponse(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping ResponseHandler) -> UInt {
         GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(responseTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectPosition(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping PositionHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(positionTrampoline, to: GCallback.self))
     }
 
     @discardableResult

@@ -50,6 +50,9 @@ public class Widget {
 
     public var hasFocus: Bool { gtk_widget_has_focus(raw) != 0 }
 
+    /// Whether the keyboard focus is on this widget or inside it (an entry's focus is on its text child).
+    public var containsFocus: Bool { gtk_widget_get_state_flags(raw).rawValue & GTK_STATE_FLAG_FOCUS_WITHIN.rawValue != 0 }
+
     @discardableResult
     public func grabFocus() -> Bool { gtk_widget_grab_focus(raw) != 0 }
 
@@ -101,6 +104,17 @@ public class Widget {
     /// Whether the desktop wants animations (the `gtk-enable-animations` setting).
     public var animationsEnabled: Bool { flourish_animations_enabled(raw) != 0 }
 
+    /// Calls `handle` for each key pressed while the focus is inside this widget (after the focused
+    /// widget had its chance, or before it with `beforeChildren`); return true to stop the key there.
+    public func onKeyPressed(beforeChildren: Bool = false, _ handle: @escaping @MainActor (Key, Key.Modifiers) -> Bool) {
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, beforeChildren ? GTK_PHASE_CAPTURE : GTK_PHASE_BUBBLE)
+        Signal.connectKey(UnsafeMutableRawPointer(keys), "key-pressed", { keyval, state in
+            handle(Key(rawValue: keyval), Key.Modifiers(rawValue: state))
+        })
+        gtk_widget_add_controller(raw, keys)
+    }
+
     /// Calls `action` each time the widget is mapped (comes on screen).
     public func onMap(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "map", action)
@@ -109,4 +123,25 @@ public class Widget {
 
 extension Widget: Equatable {
     nonisolated public static func == (lhs: Widget, rhs: Widget) -> Bool { lhs.raw == rhs.raw }
+}
+
+/// A key, as GDK names it, with the few that Flourish binds spelled out.
+public struct Key: Equatable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let escape = Key(rawValue: UInt32(GDK_KEY_Escape))
+    public static let delete = Key(rawValue: UInt32(GDK_KEY_Delete))
+    public static let keypadDelete = Key(rawValue: UInt32(GDK_KEY_KP_Delete))
+
+    /// Modifier keys held with a key.
+    public struct Modifiers: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let shift = Modifiers(rawValue: GDK_SHIFT_MASK.rawValue)
+        public static let control = Modifiers(rawValue: GDK_CONTROL_MASK.rawValue)
+        public static let alt = Modifiers(rawValue: GDK_ALT_MASK.rawValue)
+        /// The modifiers that change what a key means (not Caps Lock or Num Lock).
+        public var meaningful: Modifiers { intersection([.shift, .control, .alt]) }
+    }
 }

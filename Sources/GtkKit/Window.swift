@@ -39,6 +39,18 @@ public final class Window: Widget {
         Action.add(name, to: OpaquePointer(raw), action)
     }
 
+    /// Turns `win.NAME` (given as NAME) on or off; while off, its shortcut does nothing and the key goes on to
+    /// the focused widget (so Ctrl+Z still undoes typing when there is no deletion to undo).
+    public func setActionEnabled(_ name: String, _ enabled: Bool) {
+        guard let action = g_action_map_lookup_action(OpaquePointer(raw), name) else { return }
+        g_simple_action_set_enabled(action, enabled ? 1 : 0)
+    }
+
+    public func isActionEnabled(_ name: String) -> Bool {
+        guard let action = g_action_map_lookup_action(OpaquePointer(raw), name) else { return false }
+        return g_action_get_enabled(action) != 0
+    }
+
     /// Activates an action by its detailed name ("win.save-entry"), as a shortcut would.
     @discardableResult
     public func activateAction(_ name: String) -> Bool {

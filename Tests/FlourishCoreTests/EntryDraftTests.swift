@@ -31,3 +31,25 @@ final class EntryDraftTests: XCTestCase {
         XCTAssertEqual(EntryDraft.Problem.missingText.message, "Write a title or a few lines.")
     }
 }
+
+final class EntryDraftDateTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func testAPastOrPresentDateIsAccepted() throws {
+        let yesterday = now.addingTimeInterval(-86_400)
+        let entry = try EntryDraft(title: "Back then", mood: .okay, date: yesterday).validated(now: now).get()
+        XCTAssertEqual(entry.date, yesterday)
+        XCTAssertNoThrow(try EntryDraft(title: "Right now", mood: .okay, date: now).validated(now: now).get())
+    }
+
+    func testNoDateMeansNow() throws {
+        XCTAssertNil(try EntryDraft(title: "Now", mood: .okay).validated(now: now).get().date)
+    }
+
+    func testAFutureDateIsRefusedNextToItsField() {
+        let draft = EntryDraft(title: "Tomorrow", mood: .okay, date: now.addingTimeInterval(60))
+        XCTAssertEqual(draft.problems(now: now), [.futureDate])
+        XCTAssertEqual(EntryDraft(date: now.addingTimeInterval(60)).problems(now: now), [.missingMood, .futureDate, .missingText])
+        XCTAssertEqual(EntryDraft.Problem.futureDate.message, "Choose a time that is not in the future.")
+    }
+}

@@ -13,6 +13,12 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     var entryReads: Int { lock.withLock { reads } }
     func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry { try real.save(entry, createdAt: createdAt) }
     func entryIDs() throws(JournalError) -> [Int64] { try real.entryIDs() }
+    func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry {
+        try real.update(id: id, with: entry, updatedAt: updatedAt)
+    }
+    func delete(id: Int64) throws(JournalError) -> DeletedEntry { try real.delete(id: id) }
+    func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry { try real.restore(deleted) }
+    func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
     func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
         lock.withLock { reads += 1 }
         return try real.entries(ids: ids)
@@ -29,11 +35,11 @@ final class RecordingDelegate: JournalModelDelegate {
 }
 
 final class JournalModelTests: XCTestCase {
-    private let folder = TemporaryFolder()
+    let folder = TemporaryFolder()
 
     /// Runs the main run loop (which drains the main queue) until `condition` holds.
     @MainActor
-    private func waitUntil(_ condition: @MainActor () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+    func waitUntil(_ condition: @MainActor () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
         let deadline = Date().addingTimeInterval(5)
         while !condition() && Date() < deadline {
             RunLoop.main.run(until: Date().addingTimeInterval(0.01))
@@ -43,7 +49,7 @@ final class JournalModelTests: XCTestCase {
 
     /// A model over `store` with a recording delegate, its ids loaded.
     @MainActor
-    private func loadedModel(_ store: JournalStoring) -> (JournalModel, RecordingDelegate) {
+    func loadedModel(_ store: JournalStoring) -> (JournalModel, RecordingDelegate) {
         let model = JournalModel(store: store)
         let delegate = RecordingDelegate()
         model.delegate = delegate
@@ -52,8 +58,8 @@ final class JournalModelTests: XCTestCase {
         return (model, delegate)
     }
 
-    private func newEntry(_ title: String, _ mood: Mood = .okay) -> NewEntry {
-        try! EntryDraft(title: title, mood: mood).validated().get()
+    func newEntry(_ title: String, _ mood: Mood = .okay, date: Date? = nil) -> NewEntry {
+        try! EntryDraft(title: title, mood: mood, date: date).validated().get()
     }
 
     func testLoadTellsTheDelegateAndListsNewestFirst() throws {
@@ -145,7 +151,7 @@ final class JournalModelTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         let badID: Int64 = try queue.write { db in
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            try db.execute(sql: "INSERT INTO entry (title, body, mood, created_at) VALUES ('bad', '', 9, '1970-01-01 00:00:05.000')")
+            try db.execute(sql: "INSERT INTO entry (title, body, mood, created_at, uuid) VALUES ('bad', '', 9, '1970-01-01 00:00:05.000', 'b')")
             return db.lastInsertedRowID
         }
         try queue.close()

@@ -51,7 +51,8 @@ final class JournalStoreTests: XCTestCase {
         _ = try store.save(entry("Walk", .meh, body: "b"), createdAt: Date(timeIntervalSince1970: 0))
         let queue = try DatabaseQueue(path: path)
         let columns = try queue.read { db in try db.columns(in: "entry").map(\.name) }
-        XCTAssertEqual(columns, ["id", "title", "body", "mood", "created_at", "latitude", "longitude", "accuracy"])
+        XCTAssertEqual(columns, ["id", "title", "body", "mood", "created_at", "latitude", "longitude", "accuracy",
+                                 "uuid", "updated_at"])
         let row = try queue.read { db in try Row.fetchOne(db, sql: "SELECT title, body, mood, created_at FROM entry") }
         XCTAssertEqual(row?["title"], "Walk")
         XCTAssertEqual(row?["mood"], 3)

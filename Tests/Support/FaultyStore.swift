@@ -1,8 +1,9 @@
 import FlourishCore
 import Foundation
 
-/// The real store, with faults injected in front of it: the next `failures` saves (or reads) throw
-/// `error` before reaching the disk; then every call goes through to the real file.
+/// The real store, with faults injected in front of it: the next `saveFailures` writes (saves,
+/// edits, deletes, restores) or `readFailures` reads throw `error` before reaching the disk; then
+/// every call goes through to the real file.
 public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public let real: JournalStore
     private let lock = NSLock()
@@ -34,6 +35,30 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry {
         if take(&saveFailures) { throw error }
         return try real.save(entry, createdAt: createdAt)
+    }
+
+    public func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry {
+        if take(&saveFailures) { throw error }
+        return try real.update(id: id, with: entry, updatedAt: updatedAt)
+    }
+
+    public func delete(id: Int64) throws(JournalError) -> DeletedEntry {
+        if take(&saveFailures) { throw error }
+        return try real.delete(id: id)
+    }
+
+    public func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry {
+        if take(&saveFailures) { throw error }
+        return try real.restore(deleted)
+    }
+
+    public func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
+
+    /// Makes the next `count` writes fail.
+    public func failNextWrites(_ count: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        saveFailures = count
     }
 
     public func entryIDs() throws(JournalError) -> [Int64] {

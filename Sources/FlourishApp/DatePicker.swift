@@ -1,0 +1,112 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// The form's "Date" control: a button that reads "Now" (or, when editing, the entry's date)
+/// until the person picks another time in its popover: a calendar, and hour and minute fields.
+@MainActor
+final class DatePicker {
+    /// On the form; a screen reader calls it "Date" and reads its text as the description.
+    let button = Button(tr("Now"))
+    let calendar = Calendar()
+    let hour = SpinButton(from: 0, to: 23)
+    let minute = SpinButton(from: 0, to: 59)
+    /// Back to "Now" (or to the entry's own date when editing).
+    let resetButton = Button(mnemonic: tr("_Now"))
+    let popover: Popover
+
+    /// The time the person chose; nil while the button still reads its starting text.
+    private(set) var date: Date?
+    /// What the button reads, and the popover starts from, while nothing is chosen.
+    private var original: Date?
+    /// Set while the controls are filled in by code, so that doing so is not taken as a choice.
+    private var filling = false
+    /// Called whenever the chosen date changes.
+    var onChange: (@MainActor () -> Void)?
+
+    /// What is wrong with the date, if anything; a screen reader hears it after the button's text.
+    var problem: String? {
+        didSet { describe() }
+    }
+
+    init() {
+        let timeRow = Box(.horizontal, spacing: 6)
+        let hourLabel = Label()
+        hourLabel.setMnemonic(tr("_Hour"), for: hour)
+        let minuteLabel = Label()
+        minuteLabel.setMnemonic(tr("M_inute"), for: minute)
+        for widget in [hourLabel, hour, minuteLabel, minute] as [Widget] { timeRow.append(widget) }
+        resetButton.expand(horizontally: true)
+        resetButton.align(horizontal: .end)
+        timeRow.append(resetButton)
+
+        let content = Box(.vertical, spacing: 8)
+        content.setMargins(6)
+        content.append(calendar)
+        content.append(timeRow)
+        popover = Popover(attachedTo: button, child: content)
+        button.addClass("date-button")
+        button.accessibleName = tr("Date")
+        button.tooltip = tr("When this happened")
+        calendar.setAccessibleLabel(tr("Day"))
+
+        button.onClicked { [unowned self] in open() }
+        calendar.onDaySelected { [unowned self] in chooseFromControls() }
+        hour.onValueChanged { [unowned self] in chooseFromControls() }
+        minute.onValueChanged { [unowned self] in chooseFromControls() }
+        resetButton.onClicked { [unowned self] in
+            reset(to: original)
+            popover.close()
+            onChange?()
+        }
+        describe()
+    }
+
+    /// Starts over from `original`: "Now" for nil, else that date.
+    func reset(to original: Date?) {
+        self.original = original
+        date = nil
+        button.label = original.map(Self.format) ?? tr("Now")
+        describe()
+    }
+
+    func open() {
+        fill(from: date ?? original ?? Date())
+        popover.open()
+        calendar.grabFocus()
+    }
+
+    private func fill(from date: Date) {
+        filling = true
+        defer { filling = false }
+        let parts = Foundation.Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        calendar.day = (parts.year ?? 2000, parts.month ?? 1, parts.day ?? 1)
+        hour.value = parts.hour ?? 0
+        minute.value = parts.minute ?? 0
+    }
+
+    private func chooseFromControls() {
+        guard !filling else { return }
+        let day = calendar.day
+        let parts = DateComponents(year: day.year, month: day.month, day: day.day, hour: hour.value, minute: minute.value)
+        guard let chosen = Foundation.Calendar.current.date(from: parts) else { return }
+        date = chosen
+        button.label = Self.format(chosen)
+        describe()
+        onChange?()
+    }
+
+    private func describe() {
+        button.setAccessibleDescription([button.label, problem].compactMap { $0 }.joined(separator: ". "))
+        button.setAccessibleInvalid(problem != nil)
+    }
+
+    static func format(_ date: Date) -> String { formatter.string(from: date) }
+
+    private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        return formatter
+    }()
+}

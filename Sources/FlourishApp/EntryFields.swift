@@ -1,0 +1,143 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// The fields New Entry and Edit share: Title, the mood and the date, Body, and the messages
+/// that say what is missing next to each. Knows how to read a draft from them and how to show
+/// a draft's problems; the forms around it decide what saving means.
+@MainActor
+final class EntryFields {
+    let titleField = TextEntry()
+    let bodyField = TextView()
+    let picker = MoodPicker()
+    let datePicker = DatePicker()
+    /// Said next to the mood button when no mood is chosen.
+    let moodError = Label()
+    /// Said next to the date when it is in the future.
+    let dateError = Label()
+    /// Said under the body when both title and body are empty.
+    let textError = Label()
+    /// The fields in form order, for the form to lay out in its own box.
+    private(set) var widgets: [Widget] = []
+
+    init() {
+        let titleLabel = fieldLabel(tr("_Title"), for: titleField)
+        titleField.placeholder = tr("What is today about?")
+
+        let bodyLabel = fieldLabel(tr("_Body"), for: bodyField)
+        bodyField.addClass("body-field")
+        let bodyScroller = ScrolledWindow(bodyField)
+        bodyScroller.addClass("body-scroller")
+        bodyScroller.setMinContentHeight(160)
+        bodyScroller.expand(vertically: true)
+
+        // As in the seeds, the mood sits under the title and its picker drops down over the body;
+        // the date sits beside it, on the same line.
+        let moodRow = Box(.horizontal, spacing: 12)
+        moodRow.append(fieldLabel(tr("I’m _feeling"), for: picker.button, namesWidget: false))
+        moodRow.append(picker.button)
+        moodRow.append(moodError)
+        let dateLabel = fieldLabel(tr("_Date"), for: datePicker.button, namesWidget: false)
+        dateLabel.setMargins(start: 12)
+        moodRow.append(dateLabel)
+        moodRow.append(datePicker.button)
+        moodRow.append(dateError)
+        moodRow.setMargins(top: 8, bottom: 4)
+        for widget in [picker.button, datePicker.button, dateLabel] as [Widget] { widget.align(vertical: .center) }
+
+        for error in [moodError, dateError, textError] {
+            error.addClass("field-error")
+            error.alignStart()
+            error.isVisible = false
+        }
+        moodError.expand(horizontally: false)
+
+        widgets = [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError]
+
+        // Enter in the title moves on to the body, as people expect of a form.
+        titleField.onActivate { [unowned self] in bodyField.grabFocus() }
+        titleField.onChanged { [unowned self] in clear(.missingText) }
+        bodyField.onChanged { [unowned self] in clear(.missingText) }
+        picker.onChange = { [unowned self] mood in if mood != nil { clear(.missingMood) } }
+        datePicker.onChange = { [unowned self] in clear(.futureDate) }
+    }
+
+    private func fieldLabel(_ mnemonic: String, for field: Widget, namesWidget: Bool = true) -> Label {
+        let label = Label()
+        label.setMnemonic(mnemonic, for: field, namesWidget: namesWidget)
+        label.addClass("field-label")
+        label.alignStart()
+        return label
+    }
+
+    // MARK: - Contents
+
+    /// What the fields hold now, with `location` attached.
+    func draft(location: Location?) -> EntryDraft {
+        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood, location: location, date: datePicker.date)
+    }
+
+    /// Shows `entry` for editing: its words, its mood, and its date as the date control's text.
+    func fill(from entry: Entry) {
+        titleField.text = entry.title
+        bodyField.text = entry.body
+        picker.set(entry.mood)
+        datePicker.reset(to: entry.createdAt)
+        show([])
+    }
+
+    /// Empty: title and body blank, mood back to "select" in #3687FF, the date back to "Now".
+    func reset() {
+        titleField.text = ""
+        bodyField.text = ""
+        picker.reset()
+        datePicker.reset(to: nil)
+        show([])
+    }
+
+    /// Locks or unlocks every field (while a save is on its way to disk).
+    var isSensitive: Bool = true {
+        didSet {
+            for widget in [titleField, bodyField, picker.button, datePicker.button] as [Widget] { widget.isSensitive = isSensitive }
+        }
+    }
+
+    // MARK: - Problems
+
+    /// Says each problem next to its field (and to a screen reader); with `focusFirst`, sends the
+    /// keyboard to the first thing to fix.
+    func show(_ problems: [EntryDraft.Problem], focusFirst: Bool = true) {
+        for problem in EntryDraft.Problem.allCases {
+            let present = problems.contains(problem)
+            let (label, fields) = widgets(for: problem)
+            label.text = present ? problem.message : ""
+            label.isVisible = present
+            for field in fields {
+                field.setAccessibleInvalid(present)
+                field.setAccessibleDescription(present ? problem.message : "")
+            }
+            if problem == .missingMood { picker.problem = present ? problem.message : nil }
+            if problem == .futureDate { datePicker.problem = present ? problem.message : nil }
+        }
+        guard focusFirst, let first = problems.first else { return }
+        switch first {
+        case .missingMood: picker.button.grabFocus()
+        case .futureDate: datePicker.button.grabFocus()
+        case .missingText: titleField.grabFocus()
+        }
+    }
+
+    /// Takes back the message about `problem` once the person has fixed it.
+    private func clear(_ problem: EntryDraft.Problem) {
+        guard widgets(for: problem).label.isVisible else { return }
+        show(draft(location: nil).problems.filter { $0 != problem && widgets(for: $0).label.isVisible }, focusFirst: false)
+    }
+
+    private func widgets(for problem: EntryDraft.Problem) -> (label: Label, fields: [Widget]) {
+        switch problem {
+        case .missingMood: (moodError, [])
+        case .futureDate: (dateError, [])
+        case .missingText: (textError, [titleField, bodyField])
+        }
+    }
+}

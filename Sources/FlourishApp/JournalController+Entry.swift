@@ -1,0 +1,99 @@
+import FlourishCore
+import GtkKit
+
+/// Opening an entry from the journal, going back to it, editing and deleting.
+extension JournalController {
+    func connectEntryActions() {
+        backButton.tooltip = tr("Back to the journal (Alt+Left)")
+        backButton.isVisible = false
+        list.onActivate { [unowned self] key in
+            if let id = Int64(key) { open(id) }
+        }
+        // Delete on a focused row deletes that entry (undoable from the notice).
+        list.onKeyPressed { [unowned self] key, modifiers in
+            guard key == .delete || key == .keypadDelete, modifiers.meaningful.isEmpty,
+                  let id = list.focusedRow?.entryID else { return false }
+            delete(id)
+            return true
+        }
+        // Escape leaves the entry view for the journal, and the edit form as Cancel does.
+        view.onKeyPressed { [unowned self] key, modifiers in
+            guard key == .escape, modifiers.meaningful.isEmpty else { return false }
+            switch page {
+            case .entry: back()
+            case .edit: editor.cancel()
+            default: return false
+            }
+            return true
+        }
+        backButton.onClicked { [unowned self] in back() }
+        entryView.editButton.onClicked { [unowned self] in editOpenEntry() }
+        entryView.deleteButton.onClicked { [unowned self] in
+            if let id = entryView.entry?.id { delete(id) }
+        }
+        editor.onFinished = { [unowned self] updated in
+            if let updated { entryView.show(updated) }
+            show(.entry)
+            entryView.editButton.grabFocus()
+        }
+    }
+
+    /// Shows the entry with `id` whole (a row's entry is in memory once the row shows it).
+    func open(_ id: Int64) {
+        guard let entry = model.entry(id: id) else { return }
+        openID = id
+        entryView.show(entry)
+        show(.entry)
+        entryView.editButton.grabFocus()
+    }
+
+    /// Back to the journal at the same scroll position, the opened entry's row focused.
+    func back() {
+        guard page == .entry else { return }
+        show(model.count == 0 ? .empty : .entries)
+        focusList()
+    }
+
+    /// Gives the keyboard to the list: the open entry's row if it is still there, else the list.
+    func focusList() {
+        guard page == .entries else { return }
+        let id = openID
+        if id == nil || !list.focusRow(where: { $0.entryID == id }) { list.grabFocus() }
+    }
+
+    /// Edit (the button, Ctrl+E on the entry view).
+    func editOpenEntry() {
+        guard page == .entry, let entry = entryView.entry else { return }
+        editor.edit(entry)
+        show(.edit)
+        editor.fields.titleField.grabFocus()
+    }
+
+    /// Deletes at once, from the list and the file; the notice offers Undo.
+    func delete(_ id: Int64) {
+        // The focus goes on to the next row (or the one before, at the end of the list).
+        let index = model.ids.firstIndex(of: id)
+        let neighbour = index.flatMap { model.ids.indices.contains($0 + 1) ? model.ids[$0 + 1] : ($0 > 0 ? model.ids[$0 - 1] : nil) }
+        model.delete(id: id) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let deleted):
+                notice.add(deleted)
+                openID = neighbour
+                if page == .entry || page == .edit { show(.entries) }
+                if page == .entries || page == .empty {
+                    show(model.count == 0 ? .empty : .entries)
+                    focusList()
+                }
+            case .failure(let error):
+                alerts.showError(error.errorDescription ?? tr("The entry could not be deleted."),
+                                 retry: { [weak self] in self?.delete(id) })
+            }
+        }
+    }
+
+    func show(_ page: Page) {
+        view.visiblePage = page.rawValue
+        backButton.isVisible = page == .entry
+    }
+}

@@ -1,0 +1,89 @@
+import FlourishCore
+import GtkKit
+
+/// GNOME's in-app notification for deletions: "Entry deleted" with "Undo", sliding down over
+/// the top of the window for about ten seconds. Several deletions in a row stay undoable in
+/// turn, the latest first, for as long as the notice shows.
+@MainActor
+final class UndoNotice {
+    let view: Revealer
+    let label = Label(tr("Entry deleted"))
+    let undoButton = Button(mnemonic: tr("_Undo"))
+    let closeButton = Button(iconName: "window-close-symbolic", accessibleName: tr("Dismiss"))
+
+    /// How long the notice stays, in milliseconds (GNOME's in-app notifications stay about ten seconds).
+    var lifetimeMilliseconds: UInt32 = 10_000
+
+    /// Deleted entries that can still be put back, oldest first.
+    private(set) var undoable: [DeletedEntry] = []
+    /// Counts showings, so that the timer of an earlier one does not hide a later one.
+    private var generation = 0
+    private var isRestoring = false
+    /// Told whenever the notice shows or goes (the window turns Ctrl+Z on and off with it).
+    var onVisibilityChanged: (@MainActor (Bool) -> Void)?
+
+    private let model: JournalModel
+    private let alerts: Alerts
+
+    init(model: JournalModel, alerts: Alerts) {
+        self.model = model
+        self.alerts = alerts
+        let content = Box(.horizontal, spacing: 12)
+        content.addClass("app-notification")
+        content.append(label)
+        undoButton.tooltip = tr("Put the entry back (Ctrl+Z)")
+        content.append(undoButton)
+        closeButton.addClass("flat")
+        content.append(closeButton)
+        view = Revealer(child: content)
+        view.align(horizontal: .center, vertical: .start)
+        undoButton.onClicked { [unowned self] in undo() }
+        closeButton.onClicked { [unowned self] in dismiss() }
+    }
+
+    var isShowing: Bool { view.isRevealed }
+
+    /// Shows the notice for `deleted` (the latest deletion), for another ten seconds.
+    func add(_ deleted: DeletedEntry) {
+        undoable.append(deleted)
+        show()
+    }
+
+    /// Puts back the latest deletion. The notice stays while older ones can still be undone.
+    func undo() {
+        guard !isRestoring, let latest = undoable.popLast() else { return }
+        isRestoring = true
+        model.restore(latest) { [weak self] result in
+            guard let self else { return }
+            isRestoring = false
+            switch result {
+            case .success:
+                undoable.isEmpty ? dismiss() : show()
+            case .failure(let error):
+                // Still deleted, still undoable: the person can try again.
+                undoable.append(latest)
+                alerts.showError(error.errorDescription ?? tr("The entry could not be put back."),
+                                 retry: { [weak self] in self?.undo() })
+            }
+        }
+    }
+
+    /// Hides the notice; what it offered to undo stays deleted.
+    func dismiss() {
+        generation += 1
+        undoable = []
+        view.isRevealed = false
+        onVisibilityChanged?(false)
+    }
+
+    private func show() {
+        generation += 1
+        let shown = generation
+        view.isRevealed = true
+        onVisibilityChanged?(true)
+        MainLoop.after(milliseconds: lifetimeMilliseconds) { [weak self] in
+            guard let self, shown == generation, !isRestoring else { return }
+            dismiss()
+        }
+    }
+}

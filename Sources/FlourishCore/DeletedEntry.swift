@@ -1,0 +1,10 @@
+import GRDB
+
+/// What a delete took out of the journal: the entry, and its row exactly as it was stored, so
+/// that undo puts back the same bytes (same id, uuid, text, mood, times and location) rather
+/// than a re-encoding of them.
+public struct DeletedEntry: Sendable, Equatable {
+    public let entry: Entry
+    /// Every column of the row as SQLite stored it, by column name.
+    let storedRow: [String: DatabaseValue]
+}

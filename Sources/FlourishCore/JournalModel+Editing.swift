@@ -1,0 +1,94 @@
+import Foundation
+
+/// Saving, editing, deleting and restoring: each a store intent run on the model's background
+/// queue, followed on the same queue by a read of where the entry now stands, so the list hears
+/// exactly which row appeared, changed, moved or went.
+extension JournalModel {
+    /// Saves in the background, dated `entry.date` or now. On success the entry is in the list at
+    /// its place (the delegate hears `.inserted`) before `completion` runs; on failure nothing
+    /// changes but `completion`.
+    public func save(_ entry: NewEntry, completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
+        let createdAt = entry.date ?? clock()
+        write({ store throws(JournalError) in
+            let saved = try store.save(entry, createdAt: createdAt)
+            return (saved, try store.position(of: saved.id))
+        }, apply: { saved, position in
+            self.cache[saved.id] = saved
+            self.place(saved.id, at: position, announce: JournalChange.inserted)
+        }, completion: { completion($0.map(\.0)) })
+    }
+
+    /// Edits the entry with `id`. On success its row shows the new contents, or moves to its new
+    /// place when the date changed, before `completion` runs.
+    public func update(id: Int64, with entry: NewEntry, completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
+        let updatedAt = clock()
+        write({ store throws(JournalError) in
+            let updated = try store.update(id: id, with: entry, updatedAt: updatedAt)
+            return (updated, try store.position(of: id))
+        }, apply: { updated, position in
+            self.cache[id] = updated
+            guard let from = self.ids.firstIndex(of: id) else {
+                return self.place(id, at: position, announce: JournalChange.inserted)
+            }
+            guard let position else { return }
+            let to = min(position, self.ids.count - 1)
+            if from == to {
+                self.delegate?.journalModel(self, didChange: .updated(id: id, index: from))
+            } else {
+                self.ids.remove(at: from)
+                self.ids.insert(id, at: to)
+                self.delegate?.journalModel(self, didChange: .moved(id: id, from: from, to: to))
+            }
+        }, completion: { completion($0.map(\.0)) })
+    }
+
+    /// Deletes the entry with `id`; `completion` gets what was removed, for undo.
+    public func delete(id: Int64, completion: @escaping @MainActor (Result<DeletedEntry, JournalError>) -> Void) {
+        write({ store throws(JournalError) in
+            (try store.delete(id: id), nil as Int?)
+        }, apply: { _, _ in
+            self.cache[id] = nil
+            guard let index = self.ids.firstIndex(of: id) else { return }
+            self.ids.remove(at: index)
+            self.delegate?.journalModel(self, didChange: .removed(index: index))
+        }, completion: { completion($0.map(\.0)) })
+    }
+
+    /// Puts a deleted entry back where it was.
+    public func restore(_ deleted: DeletedEntry, completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
+        write({ store throws(JournalError) in
+            let restored = try store.restore(deleted)
+            return (restored, try store.position(of: restored.id))
+        }, apply: { restored, position in
+            self.cache[restored.id] = restored
+            self.place(restored.id, at: position, announce: JournalChange.restored)
+        }, completion: { completion($0.map(\.0)) })
+    }
+
+    // MARK: - Plumbing
+
+    /// Puts `id` into the list at `position` and tells the delegate with `announce`.
+    private func place(_ id: Int64, at position: Int?, announce: (Int) -> JournalChange) {
+        guard let position, !ids.contains(id) else { return }
+        let index = min(position, ids.count)
+        ids.insert(id, at: index)
+        delegate?.journalModel(self, didChange: announce(index))
+    }
+
+    /// Runs `change` on the background queue; back on the GTK thread, `apply`s a success to the
+    /// list (once the ids are loaded: before that, the load will list it) and then calls `completion`.
+    private func write<T: Sendable>(_ change: @escaping @Sendable (any JournalStoring) throws(JournalError) -> (T, Int?),
+                                    apply: @escaping @MainActor (T, Int?) -> Void,
+                                    completion: @escaping @MainActor (Result<(T, Int?), JournalError>) -> Void) {
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try change(store) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    if case .success(let (value, position)) = result, self.isLoaded { apply(value, position) }
+                    completion(result)
+                }
+            }
+        }
+    }
+}
