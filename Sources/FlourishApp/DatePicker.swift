@@ -49,6 +49,15 @@ final class DatePicker {
         button.accessibleName = tr("Date")
         button.tooltip = tr("When this happened")
         calendar.setAccessibleLabel(tr("Day"))
+        calendar.setAccessibleDescription(tr("Arrow keys change the day, Page Up and Page Down the month."))
+        // GTK's own calendar keys move a focus ring that Space must then confirm, starting from
+        // its month arrows; here the arrows change the chosen day itself, wherever the focus is
+        // inside the calendar.
+        calendar.onKeyPressed(beforeChildren: true) { [unowned self] key, modifiers in
+            guard modifiers.meaningful.isEmpty, let step = Self.steps[key.rawValue] else { return false }
+            move(by: step)
+            return true
+        }
 
         button.onClicked { [unowned self] in open() }
         calendar.onDaySelected { [unowned self] in chooseFromControls() }
@@ -83,6 +92,22 @@ final class DatePicker {
         calendar.day = (parts.year ?? 2000, parts.month ?? 1, parts.day ?? 1)
         hour.value = parts.hour ?? 0
         minute.value = parts.minute ?? 0
+    }
+
+    /// How far each calendar key moves the chosen day.
+    private static let steps: [UInt32: DateComponents] = [
+        Key.left.rawValue: DateComponents(day: -1), Key.right.rawValue: DateComponents(day: 1),
+        Key.up.rawValue: DateComponents(day: -7), Key.down.rawValue: DateComponents(day: 7),
+        Key.pageUp.rawValue: DateComponents(month: -1), Key.pageDown.rawValue: DateComponents(month: 1),
+    ]
+
+    private func move(by step: DateComponents) {
+        let day = calendar.day
+        let calendarSystem = Foundation.Calendar.current
+        guard let current = calendarSystem.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12)),
+              let moved = calendarSystem.date(byAdding: step, to: current) else { return }
+        let parts = calendarSystem.dateComponents([.year, .month, .day], from: moved)
+        calendar.day = (parts.year ?? day.year, parts.month ?? day.month, parts.day ?? day.day)
     }
 
     private func chooseFromControls() {

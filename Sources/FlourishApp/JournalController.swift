@@ -79,6 +79,8 @@ final class JournalController: JournalModelDelegate {
         view.addPage(problemLabel, name: Page.problem.rawValue)
         view.addPage(entryView.view, name: Page.entry.rawValue)
         view.addPage(editor.view, name: Page.edit.rawValue)
+        entryView.view.isVisible = false
+        editor.view.isVisible = false
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
         connectEntryActions()

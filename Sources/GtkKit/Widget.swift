@@ -133,6 +133,12 @@ public struct Key: Equatable, Sendable {
     public static let escape = Key(rawValue: UInt32(GDK_KEY_Escape))
     public static let delete = Key(rawValue: UInt32(GDK_KEY_Delete))
     public static let keypadDelete = Key(rawValue: UInt32(GDK_KEY_KP_Delete))
+    public static let left = Key(rawValue: UInt32(GDK_KEY_Left))
+    public static let right = Key(rawValue: UInt32(GDK_KEY_Right))
+    public static let up = Key(rawValue: UInt32(GDK_KEY_Up))
+    public static let down = Key(rawValue: UInt32(GDK_KEY_Down))
+    public static let pageUp = Key(rawValue: UInt32(GDK_KEY_Page_Up))
+    public static let pageDown = Key(rawValue: UInt32(GDK_KEY_Page_Down))
 
     /// Modifier keys held with a key.
     public struct Modifiers: OptionSet, Sendable {

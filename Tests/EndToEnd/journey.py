@@ -144,6 +144,15 @@ class Flourish:
     def wait(self, description, role, name=None, text=None, timeout=10.0):
         return wait_for(description, lambda: self.find(role, name, text), timeout)
 
+    def dialog_button(self, title, name, timeout=10.0):
+        """The button `name` of the dialog titled `title` (the window behind may have its own)."""
+        def probe():
+            for window in self.app:
+                if find(window, "label", title) is not None:
+                    return find(window, "push button", name)
+            return None
+        return wait_for(f"the {name} button of '{title}'", probe, timeout)
+
     def exit_code(self, timeout=10.0):
         try:
             return self.process.wait(timeout)
@@ -283,14 +292,106 @@ def journal_survives_a_restart(journal):
     type_text("Unfinished")
     keys("ctrl+q")
     app.wait("the discard question", "label", "Discard this entry?")
-    press(app.wait("the Cancel button", "push button", "Cancel"))
+    press(app.dialog_button("Discard this entry?", "Cancel"))
     wait_for("the question to go", lambda: app.find("label", "Discard this entry?") is None)
     check("Cancel keeps the window and the words", app.process.poll() is None and text_of(title) == "Unfinished")
     keys("ctrl+q")
-    press(app.wait("the Discard button", "push button", "Discard"))
+    press(app.dialog_button("Discard this entry?", "Discard"))
     check("Discard quits cleanly", app.exit_code() == 0)
     with sqlite3.connect(journal) as db:
         check("nothing unsaved was written", db.execute("SELECT count(*) FROM entry").fetchone()[0] == 2)
+
+def entries_are_read_corrected_deleted_and_back_dated(journal):
+    print("journey: open an entry, edit it, delete it with undo, log a past day", flush=True)
+    with sqlite3.connect(journal) as db:
+        before = {row[0]: row for row in db.execute("SELECT * FROM entry")}
+        rain_id, rain_uuid = db.execute("SELECT id, uuid FROM entry WHERE title = 'Rain'").fetchone()
+    check("the journal upgraded to the editable schema: each entry has a uuid",
+          all(len(row[8]) == 36 for row in before.values()))
+
+    app = Flourish(journal)
+    keys("alt+2")
+    wait_for("the Journal page", lambda: selected(app.find("page tab", "Journal")))
+    app.wait("the top row", "label", "Rain")
+    keys("Return")  # the newest row has the focus as the page opens
+    edit = app.wait("the entry view's Edit button", "push button", "Edit")
+    check("Enter on a row opens the entry with Edit and Delete",
+          app.find("push button", "Delete") is not None and app.find("push button", "Back") is not None)
+    check("the entry view shows the mood in words", app.find("label", "Feeling the worst") is not None)
+
+    keys("ctrl+e")
+    title = app.wait("the edit form's Title", "text", "Title", text="Rain")
+    wait_for("focus in the edit form's Title", lambda: focused(title))
+    keys("ctrl+a")
+    type_text("Rain, then sun")
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "okay")
+    keys("Up", "Up", "Up", "Return")  # from the worst (5) up to okay (2)
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    keys("ctrl+Return")
+    app.wait("the entry view with the new mood", "label", "Feeling okay")
+    check("Save shows the corrected entry", app.find("label", "Rain, then sun") is not None)
+    with sqlite3.connect(journal) as db:
+        row = db.execute("SELECT title, mood, uuid, updated_at FROM entry WHERE id = ?", (rain_id,)).fetchone()
+    check("the file has the new title and mood, the same uuid, and an edit time",
+          row[:3] == ("Rain, then sun", 2, rain_uuid) and row[3] is not None)
+
+    keys("Escape")
+    wait_for("the journal again", lambda: app.find("push button", "Back") is None)
+    check("Escape returns to the journal, whose row shows the change", app.find("label", "Rain, then sun") is not None)
+
+    keys("Delete")  # the opened entry's row has the focus again
+    app.wait("the notice", "label", "Entry deleted")
+    wait_for("the row to go", lambda: app.find("label", "Rain, then sun") is None)
+    with sqlite3.connect(journal) as db:
+        check("Delete on a row removes the entry from the file at once",
+              db.execute("SELECT count(*) FROM entry WHERE id = ?", (rain_id,)).fetchone()[0] == 0)
+    press(app.wait("the Undo button", "push button", "Undo"))
+    app.wait("the row back", "label", "Rain, then sun")
+    with sqlite3.connect(journal) as db:
+        row = db.execute("SELECT title, uuid FROM entry WHERE id = ?", (rain_id,)).fetchone()
+    check("Undo puts the same entry back (same id and uuid)", row == ("Rain, then sun", rain_uuid))
+
+    keys("Home")
+    keys("Delete")
+    app.wait("the notice", "label", "Entry deleted")
+    wait_for("the row to go", lambda: app.find("label", "Rain, then sun") is None)
+    keys("ctrl+q")
+    check("quits cleanly after deleting again", app.exit_code() == 0)
+    with sqlite3.connect(journal) as db:
+        after = {row[0]: row for row in db.execute("SELECT * FROM entry")}
+    check("after the restart the deleted entry is gone and every other is intact",
+          rain_id not in after and after == {key: row for key, row in before.items() if key != rain_id})
+
+    app = Flourish(journal)
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title", lambda: focused(title))
+    date = app.find("push button", "Date")
+    check("the Date control reads Now", date is not None and date.description == "Now")
+    type_text("Looking back")
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "meh")
+    keys("Down", "Down", "Down", "Return")
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    keys("alt+d")
+    app.wait("the date popover", "push button", "Now")
+    keys("Left")  # the day before
+    keys("Escape")
+    check("the Date control names the chosen day", app.find("push button", "Date").description != "Now")
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    keys("alt+2")
+    app.wait("the back-dated row", "label", "Looking back")
+    labels = [node.name for node in descendants(app.app)
+              if node.getRoleName() == "label" and node.name in ("Sea air", "Looking back")]
+    check("the back-dated entry is listed below the newer one", labels[:2] == ["Sea air", "Looking back"])
+    with sqlite3.connect(journal) as db:
+        order = [row[0] for row in db.execute("SELECT title FROM entry ORDER BY created_at DESC, id DESC")]
+    check("and is dated before it in the file", order == ["Sea air", "Looking back"])
+    screenshot("journal-after-editing.png")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
 
 
 class StandInGeoClue:
@@ -389,6 +490,7 @@ def main():
         first_entry_with_the_mouse(journal)
         second_entry_with_the_keyboard(journal)
         journal_survives_a_restart(journal)
+        entries_are_read_corrected_deleted_and_back_dated(journal)
         location_is_attached_with_consent()
         damaged_journal_is_left_alone()
     except Exception as failure:  # a Failure, or the journey itself broke: either way, red
