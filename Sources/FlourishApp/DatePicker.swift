@@ -115,8 +115,10 @@ final class DatePicker {
         let day = calendar.day
         let parts = DateComponents(year: day.year, month: day.month, day: day.day, hour: hour.value, minute: minute.value)
         guard let chosen = Foundation.Calendar.current.date(from: parts) else { return }
-        date = chosen
-        button.label = Self.format(chosen)
+        // Back on the entry's own minute is no change: its seconds are kept, not cut off.
+        let unchanged = original.map { Self.minute(of: $0) == Self.minute(of: chosen) } ?? false
+        date = unchanged ? nil : chosen
+        button.label = Self.format(unchanged ? original ?? chosen : chosen)
         describe()
         onChange?()
     }
@@ -127,6 +129,10 @@ final class DatePicker {
     }
 
     static func format(_ date: Date) -> String { formatter.string(from: date) }
+
+    private static func minute(of date: Date) -> DateComponents {
+        Foundation.Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+    }
 
     private static let formatter: DateFormatter = {
         let formatter = DateFormatter()

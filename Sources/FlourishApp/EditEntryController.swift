@@ -100,6 +100,13 @@ final class EditEntryController {
         }
     }
 
+    /// Ends the edit, its changes dropped (the person chose Discard when closing, or the entry
+    /// was deleted meanwhile).
+    func discard() {
+        guard original != nil else { return }
+        finish()
+    }
+
     private func finish() {
         original = nil
         onFinished?(nil)

@@ -63,7 +63,7 @@ extension JournalController {
 
     /// Edit (the button, Ctrl+E on the entry view).
     func editOpenEntry() {
-        guard page == .entry, let entry = entryView.entry else { return }
+        guard page == .entry, let entry = entryView.entry, !deleting.contains(entry.id) else { return }
         editor.edit(entry)
         show(.edit)
         editor.fields.titleField.grabFocus()
@@ -71,16 +71,22 @@ extension JournalController {
 
     /// Deletes at once, from the list and the file; the notice offers Undo.
     func delete(_ id: Int64) {
+        guard !deleting.contains(id) else { return }
+        deleting.insert(id)
+        setEntryActionsSensitive(false, for: id)
         // The focus goes on to the next row (or the one before, at the end of the list).
         let index = model.ids.firstIndex(of: id)
         let neighbour = index.flatMap { model.ids.indices.contains($0 + 1) ? model.ids[$0 + 1] : ($0 > 0 ? model.ids[$0 - 1] : nil) }
         model.delete(id: id) { [weak self] result in
             guard let self else { return }
+            deleting.remove(id)
+            setEntryActionsSensitive(true, for: id)
             switch result {
             case .success(let deleted):
                 notice.add(deleted)
                 openID = neighbour
-                if page == .entry || page == .edit { show(.entries) }
+                if editor.original?.id == id { editor.discard() }
+                if page == .entry || page == .edit, entryView.entry?.id == id { show(.entries) }
                 if page == .entries || page == .empty {
                     show(model.count == 0 ? .empty : .entries)
                     focusList()
@@ -90,6 +96,13 @@ extension JournalController {
                                  retry: { [weak self] in self?.delete(id) })
             }
         }
+    }
+
+    /// Edit and Delete wait while the open entry is being deleted.
+    private func setEntryActionsSensitive(_ sensitive: Bool, for id: Int64) {
+        guard entryView.entry?.id == id else { return }
+        entryView.editButton.isSensitive = sensitive
+        entryView.deleteButton.isSensitive = sensitive
     }
 
     func show(_ page: Page) {

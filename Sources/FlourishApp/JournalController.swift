@@ -26,6 +26,8 @@ final class JournalController: JournalModelDelegate {
     let notice: UndoNotice
     /// The entry open in the entry view, whose row gets the focus back on the way out.
     var openID: Int64?
+    /// Entries whose deletion is on its way to disk: a second Delete (key repeat) waits for none.
+    var deleting: Set<Int64> = []
 
     enum Page: String { case loading, empty, entries, problem, entry, edit }
 

@@ -64,8 +64,13 @@ final class MainWindow {
         window.addAction("back") { [unowned self] in if page == .journal { journal.back() } }
         window.addAction("edit-entry") { [unowned self] in if page == .journal { journal.editOpenEntry() } }
         window.addAction("undo") { [unowned self] in notice.undo() }
-        // Ctrl+Z undoes a deletion only while the notice offers it; otherwise it undoes typing.
+        // Ctrl+Z undoes a deletion while the notice offers it. Not an application shortcut:
+        // those run before the focused widget, and a text field's own Ctrl+Z (undo typing) comes first.
         window.setActionEnabled("undo", false)
+        window.onKeyPressed { [unowned self] key, modifiers in
+            guard key.isLetter("z"), modifiers.meaningful == .control, window.isActionEnabled("undo") else { return false }
+            return window.activateAction("win.undo")
+        }
         notice.onVisibilityChanged = { [unowned self] showing in window.setActionEnabled("undo", showing) }
         window.addAction("show-new-entry") { [unowned self] in show(.newEntry) }
         window.addAction("show-journal") { [unowned self] in show(.journal) }
@@ -81,7 +86,6 @@ final class MainWindow {
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
         application.setAccelerators(["<Alt>Left"], for: "win.back")
         application.setAccelerators(["<Control>e"], for: "win.edit-entry")
-        application.setAccelerators(["<Control>z"], for: "win.undo")
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         pages.onPageChanged { [unowned self] in
             if page == .journal {
@@ -95,7 +99,6 @@ final class MainWindow {
     var page: Page { Page(rawValue: pages.visiblePage) ?? .newEntry }
 
     private var discardConfirmed = false
-    private var editDiscardConfirmed = false
 
     /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
     private func keepOpenForUnsavedEntry() -> Bool {
@@ -127,12 +130,12 @@ final class MainWindow {
         if journal.editor.isSaving {
             return true
         }
-        if journal.editor.hasChanges, !editDiscardConfirmed {
+        if journal.editor.hasChanges {
             guard alerts.current == nil else { return true }
             show(.journal)
             alerts.confirmDiscardChanges { [unowned self] discard in
                 if discard {
-                    editDiscardConfirmed = true
+                    journal.editor.discard()
                     window.close()
                 } else {
                     journal.editor.fields.titleField.grabFocus()

@@ -19,7 +19,7 @@ final class UndoNotice {
     /// Counts showings, so that the timer of an earlier one does not hide a later one.
     private var generation = 0
     private var isRestoring = false
-    /// Told whenever the notice shows or goes (the window turns Ctrl+Z on and off with it).
+    /// Told whenever the notice shows or goes (the window turns `win.undo` on and off with it).
     var onVisibilityChanged: (@MainActor (Bool) -> Void)?
 
     private let model: JournalModel
@@ -52,18 +52,27 @@ final class UndoNotice {
     /// Puts back the latest deletion. The notice stays while older ones can still be undone.
     func undo() {
         guard !isRestoring, let latest = undoable.popLast() else { return }
+        restore(latest)
+    }
+
+    private func restore(_ deleted: DeletedEntry) {
         isRestoring = true
-        model.restore(latest) { [weak self] result in
+        model.restore(deleted) { [weak self] result in
             guard let self else { return }
             isRestoring = false
             switch result {
             case .success:
                 undoable.isEmpty ? dismiss() : show()
             case .failure(let error):
-                // Still deleted, still undoable: the person can try again.
-                undoable.append(latest)
+                // Still deleted: Retry tries this same entry again, whatever the notice does
+                // meanwhile; OK gives the notice (and its Undo) another ten seconds.
                 alerts.showError(error.errorDescription ?? tr("The entry could not be put back."),
-                                 retry: { [weak self] in self?.undo() })
+                                 retry: { [weak self] in self?.restore(deleted) },
+                                 dismissed: { [weak self] in
+                                     guard let self else { return }
+                                     undoable.append(deleted)
+                                     show()
+                                 })
             }
         }
     }
@@ -82,6 +91,7 @@ final class UndoNotice {
         view.isRevealed = true
         onVisibilityChanged?(true)
         MainLoop.after(milliseconds: lifetimeMilliseconds) { [weak self] in
+            // Not while an entry is being put back: its outcome decides what the notice does.
             guard let self, shown == generation, !isRestoring else { return }
             dismiss()
         }

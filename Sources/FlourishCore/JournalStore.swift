@@ -103,12 +103,10 @@ public final class JournalStore: JournalStoring {
                 record.title = entry.title
                 record.body = entry.body
                 record.mood = entry.mood.rawValue
-                record.latitude = entry.location?.latitude
-                record.longitude = entry.location?.longitude
-                record.accuracy = entry.location?.accuracy
                 record.updatedAt = updatedAt
-                // Only the columns that changed are written: an untouched date keeps its stored bytes.
-                var columns = ["title", "body", "mood", "latitude", "longitude", "accuracy", "updated_at"]
+                // Only the columns an edit changes are written: the location is never edited, and an
+                // untouched date keeps its stored bytes.
+                var columns = ["title", "body", "mood", "updated_at"]
                 if let date = entry.date {
                     record.createdAt = date
                     columns.append("created_at")

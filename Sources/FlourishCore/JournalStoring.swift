@@ -6,8 +6,8 @@ import Foundation
 public protocol JournalStoring: Sendable {
     /// Saves a complete entry, stamped `createdAt`, and returns it with its id.
     func save(_ entry: NewEntry, createdAt: Date) throws(JournalError) -> Entry
-    /// Replaces the entry's title, body, mood and location (and its date, when `entry.date` is
-    /// set), stamps `updatedAt`, and returns the entry as now stored.
+    /// Replaces the entry's title, body and mood (and its date, when `entry.date` is set), stamps
+    /// `updatedAt`, and returns the entry as now stored. The location is left as it was.
     func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry
     /// Removes the entry and returns exactly what was removed, for undo.
     func delete(id: Int64) throws(JournalError) -> DeletedEntry

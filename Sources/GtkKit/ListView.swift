@@ -101,13 +101,21 @@ public final class KeyedListView<Row: AnyObject>: Widget {
     @discardableResult
     public func activateRow(where matches: (Row) -> Bool) -> Bool {
         guard let item = rows.first(where: { matches($0.value.row) })?.key else { return false }
-        let position = gtk_list_item_get_position(OpaquePointer(item))
-        return gtk_widget_activate_action_variant(raw, "list.activate-item", g_variant_new_uint32(position)) != 0
+        return activateListAction("list.activate-item", position: gtk_list_item_get_position(OpaquePointer(item)))
     }
 
     /// Scrolls so that the item at `position` is visible (GTK 4.8's `list.scroll-to-item` action).
     public func scroll(to position: Int) {
         guard position < count else { return }
-        gtk_widget_activate_action_variant(raw, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+        activateListAction("list.scroll-to-item", position: UInt32(position))
+    }
+
+    /// Runs one of GtkListView's own actions on an item. The action only borrows its parameter,
+    /// so the new (floating) variant is sunk here and released after.
+    @discardableResult
+    private func activateListAction(_ name: String, position: UInt32) -> Bool {
+        let parameter = g_variant_ref_sink(g_variant_new_uint32(position))
+        defer { g_variant_unref(parameter) }
+        return gtk_widget_activate_action_variant(raw, name, parameter) != 0
     }
 }

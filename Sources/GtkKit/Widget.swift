@@ -140,6 +140,12 @@ public struct Key: Equatable, Sendable {
     public static let pageUp = Key(rawValue: UInt32(GDK_KEY_Page_Up))
     public static let pageDown = Key(rawValue: UInt32(GDK_KEY_Page_Down))
 
+    /// Whether this is the letter `letter`, typed in either case (Caps Lock or Shift).
+    public func isLetter(_ letter: Character) -> Bool {
+        let lower = gdk_keyval_to_lower(rawValue)
+        return lower == gdk_unicode_to_keyval(UInt32(letter.unicodeScalars.first?.value ?? 0))
+    }
+
     /// Modifier keys held with a key.
     public struct Modifiers: OptionSet, Sendable {
         public let rawValue: UInt32

@@ -57,10 +57,10 @@ do {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             let start = Date().addingTimeInterval(-Double(count) * 3_600)
-            let insert = try db.makeStatement(sql: "INSERT INTO entry (title, body, mood, created_at) VALUES (?, ?, ?, ?)")
+            let insert = try db.makeStatement(sql: "INSERT INTO entry (title, body, mood, created_at, uuid) VALUES (?, ?, ?, ?, ?)")
             for index in 0..<count {
                 try insert.execute(arguments: [sentence(index, 3), sentence(index, 12 + index % 60), index % 6,
-                                               start.addingTimeInterval(Double(index) * 3_600)])
+                                               start.addingTimeInterval(Double(index) * 3_600), UUID().uuidString.lowercased()])
             }
         }
         try queue.close()

@@ -238,6 +238,66 @@ final class EditingTests: XCTestCase {
         }
     }
 
+    func testAKeyRepeatDeletesOnceWithoutAFalseError() throws {
+        try MainActor.assumeIsolated {
+            let (harness, saved) = try journalOfThree()
+            defer { harness.close() }
+            open(harness, saved[1])
+            harness.main.journal.delete(saved[1].id)
+            XCTAssertFalse(harness.main.journal.entryView.editButton.isSensitive, "Edit waits while the entry is deleted")
+            harness.main.journal.delete(saved[1].id)
+            harness.waitUntil("the row goes") { harness.main.journal.list.count == 2 }
+            MainLoop.run(for: 0.2)
+            XCTAssertNil(harness.main.alerts.current, "the second Delete was not another deletion")
+            XCTAssertEqual(harness.main.notice.undoable.count, 1)
+        }
+    }
+
+    func testClosingOverChangedEditsAsksEachTimeUntilDiscarded() throws {
+        try MainActor.assumeIsolated {
+            let (harness, saved) = try journalOfThree()
+            defer { harness.close() }
+            let journal = harness.main.journal
+            open(harness, saved[0])
+            journal.editOpenEntry()
+            journal.editor.fields.titleField.text = "Oldest, reworded"
+            for _ in 0..<2 {
+                harness.main.window.close()
+                let question = try XCTUnwrap(harness.waitForDialog())
+                XCTAssertEqual(question.title, "Discard changes?")
+                try XCTUnwrap(question.button(for: Alerts.cancel)).click()
+                harness.waitUntil("the question goes") { harness.main.alerts.current == nil }
+                XCTAssertTrue(harness.main.window.isVisible, "Cancel keeps the window")
+                XCTAssertEqual(journal.editor.fields.titleField.text, "Oldest, reworded")
+            }
+            harness.main.window.close()
+            try XCTUnwrap(try XCTUnwrap(harness.waitForDialog()).button(for: Alerts.discard)).click()
+            harness.waitUntil("Discard closes the window") { !harness.main.window.isVisible }
+            XCTAssertEqual(try harness.journal.entries(ids: [saved[0].id]).first?.title, "Oldest")
+        }
+    }
+
+    func testTheDateBackOnTheEntrysOwnMinuteIsNoChange() throws {
+        try MainActor.assumeIsolated {
+            let (harness, saved) = try journalOfThree()
+            defer { harness.close() }
+            let journal = harness.main.journal
+            open(harness, saved[1])
+            journal.editOpenEntry()
+            let picker = journal.editor.fields.datePicker
+            picker.open()
+            harness.waitUntil("the date popover opens") { picker.popover.isMapped }
+            let hour = picker.hour.value
+            picker.hour.value = (hour + 1) % 24
+            XCTAssertNotNil(picker.date)
+            XCTAssertTrue(journal.editor.hasChanges)
+            picker.hour.value = hour
+            XCTAssertNil(picker.date, "the entry's own time, seconds and all, is kept")
+            XCTAssertFalse(journal.editor.hasChanges)
+            picker.popover.close()
+        }
+    }
+
     func testTheNoticeGoesAfterItsTimeAndTheDeletionStays() throws {
         try MainActor.assumeIsolated {
             let (harness, saved) = try journalOfThree()

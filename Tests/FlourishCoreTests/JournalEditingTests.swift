@@ -56,6 +56,23 @@ final class JournalEditingTests: XCTestCase {
         XCTAssertEqual(try JournalStore(path: path).entries(ids: [saved.id]).first, updated)
     }
 
+    func testAnEditLeavesTheLocationColumnsAsStored() throws {
+        let path = folder.file("j.sqlite")
+        let store = try JournalStore(path: path)
+        let saved = try store.save(entry("Here"), createdAt: Date())
+        // A position without an accuracy, as only a hand edit could leave it.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE entry SET latitude = 1.5, longitude = 2.5, accuracy = NULL WHERE id = ?", arguments: [saved.id])
+        }
+        try queue.close()
+        let location = { (rows: [Int64: [String: DatabaseValue]]) in ["latitude", "longitude", "accuracy"].map { rows[saved.id]?[$0] } }
+        let before = location(try storedRows(path))
+        _ = try store.update(id: saved.id, with: entry("There", location: Location(latitude: 9, longitude: 9, accuracy: 9)), updatedAt: Date())
+        XCTAssertEqual(location(try storedRows(path)), before, "editing never rewrites where the entry was written")
+        XCTAssertEqual(before.last, .some(.null))
+    }
+
     func testUpdateWithADateMovesTheEntryInTheOrder() throws {
         let store = try JournalStore(path: folder.file("j.sqlite"))
         let old = try store.save(entry("old"), createdAt: Date(timeIntervalSince1970: 1_000))
