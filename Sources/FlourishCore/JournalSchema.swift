@@ -32,6 +32,8 @@ enum JournalSchema {
     /// every existing column is copied as stored (the same bytes), each entry gets a random v4
     /// UUID, and AUTOINCREMENT's high-water mark is carried over so no deleted id is ever reused.
     private static func addIdentity(_ db: Database) throws {
+        // The columns are spelled out again rather than shared with v1: a shipped migration must
+        // never change because a later one did.
         try db.create(table: "entry_v2") { table in
             table.autoIncrementedPrimaryKey("id")
             table.column("title", .text).notNull().defaults(to: "")

@@ -37,6 +37,26 @@ final class EditingTests: XCTestCase {
         harness.waitUntil("the entry view shows") { journal.page == .entry && journal.entryView.view.isMapped }
     }
 
+    /// Opens `entry` and presses Edit, as a person would.
+    @MainActor
+    private func openForEditing(_ harness: Harness, _ entry: Entry) {
+        let journal = harness.main.journal
+        open(harness, entry)
+        journal.entryView.editButton.click()
+        harness.waitUntil("the edit form shows") { journal.page == .edit && journal.editor.view.isMapped }
+    }
+
+    /// Picks `date`'s day (and, with `hour`, its hour) in the date popover, then closes it.
+    @MainActor
+    private func choose(_ date: Date, hour: Bool = false, in picker: DatePicker, _ harness: Harness) {
+        picker.open()
+        harness.waitUntil("the date popover opens") { picker.popover.isMapped }
+        let parts = Foundation.Calendar.current.dateComponents([.year, .month, .day, .hour], from: date)
+        picker.calendar.day = (parts.year!, parts.month!, parts.day!)
+        if hour { picker.hour.value = parts.hour! }
+        picker.popover.close()
+    }
+
     func testActivatingARowShowsTheWholeEntryAndBackReturnsToTheSameRow() throws {
         try MainActor.assumeIsolated {
             let (harness, saved) = try journalOfThree()
@@ -121,9 +141,7 @@ final class EditingTests: XCTestCase {
             })
             defer { harness.close() }
             let journal = harness.main.journal
-            open(harness, saved[2])
-            journal.entryView.editButton.click()
-            harness.waitUntil("the edit form shows") { journal.page == .edit }
+            openForEditing(harness, saved[2])
             faulty?.failNextWrites(1)
             journal.editor.fields.titleField.text = "Newest, edited"
             journal.editor.fields.bodyField.text = "New words."
@@ -150,9 +168,7 @@ final class EditingTests: XCTestCase {
             let (harness, saved) = try journalOfThree()
             defer { harness.close() }
             let journal = harness.main.journal
-            open(harness, saved[0])
-            journal.entryView.editButton.click()
-            harness.waitUntil("the edit form shows") { journal.page == .edit }
+            openForEditing(harness, saved[0])
             journal.editor.cancelButton.click()
             harness.waitUntil("no changes: Cancel leaves at once") { journal.page == .entry }
             XCTAssertNil(harness.main.alerts.current)
@@ -182,17 +198,10 @@ final class EditingTests: XCTestCase {
             let (harness, saved) = try journalOfThree()
             defer { harness.close() }
             let journal = harness.main.journal
-            open(harness, saved[2])
-            journal.entryView.editButton.click()
-            harness.waitUntil("the edit form shows") { journal.page == .edit }
+            openForEditing(harness, saved[2])
             let picker = journal.editor.fields.datePicker
-            picker.open()
-            harness.waitUntil("the date popover opens") { picker.popover.isMapped }
-            let older = saved[0].createdAt.addingTimeInterval(-86_400)
-            let parts = Foundation.Calendar.current.dateComponents([.year, .month, .day], from: older)
-            picker.calendar.day = (parts.year!, parts.month!, parts.day!)
+            choose(saved[0].createdAt.addingTimeInterval(-86_400), in: picker, harness)
             XCTAssertEqual(picker.button.label, DatePicker.format(picker.date!))
-            picker.popover.close()
             journal.editor.save()
             harness.waitUntil("saved") { journal.page == .entry }
             XCTAssertEqual(harness.model.ids, [saved[1].id, saved[0].id, saved[2].id])
@@ -321,13 +330,7 @@ final class EditingTests: XCTestCase {
             let form = harness.form
             XCTAssertEqual(form.datePicker.button.label, "Now")
             harness.fill(title: "Looking back", body: "Written later.", mood: .okay)
-            form.datePicker.open()
-            harness.waitUntil("the date popover opens") { form.datePicker.popover.isMapped }
-            let between = saved[1].createdAt.addingTimeInterval(3_600)
-            let parts = Foundation.Calendar.current.dateComponents([.year, .month, .day, .hour], from: between)
-            form.datePicker.calendar.day = (parts.year!, parts.month!, parts.day!)
-            form.datePicker.hour.value = parts.hour!
-            form.datePicker.popover.close()
+            choose(saved[1].createdAt.addingTimeInterval(3_600), hour: true, in: form.datePicker, harness)
             form.saveButton.click()
             try XCTUnwrap(harness.waitForDialog()).button(for: Alerts.ok)?.click()
             harness.waitUntil("the entry is in the list") { harness.model.count == 4 }
@@ -345,12 +348,7 @@ final class EditingTests: XCTestCase {
             defer { harness.close() }
             let form = harness.form
             harness.fill(title: "Tomorrow", body: "", mood: .okay)
-            form.datePicker.open()
-            harness.waitUntil("the date popover opens") { form.datePicker.popover.isMapped }
-            let tomorrow = Date().addingTimeInterval(86_400)
-            let parts = Foundation.Calendar.current.dateComponents([.year, .month, .day], from: tomorrow)
-            form.datePicker.calendar.day = (parts.year!, parts.month!, parts.day!)
-            form.datePicker.popover.close()
+            choose(Date().addingTimeInterval(86_400), in: form.datePicker, harness)
             form.saveButton.click()
             XCTAssertTrue(form.fields.dateError.isVisible)
             XCTAssertEqual(form.fields.dateError.text, "Choose a time that is not in the future.")
