@@ -42,6 +42,7 @@ extension JournalController {
     func open(_ id: Int64) {
         guard let entry = model.entry(id: id) else { return }
         openID = id
+        Trace.mark("entry opened")
         entryView.show(entry)
         show(.entry)
         entryView.editButton.grabFocus()

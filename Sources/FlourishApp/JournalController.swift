@@ -86,6 +86,18 @@ final class JournalController: JournalModelDelegate {
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
         connectEntryActions()
+        view.onMap { [unowned self] in listIfShown() }
+    }
+
+    /// Whether the list holds the journal's ids. Not until the page is first shown: a journal
+    /// no one is looking at costs nothing (no rows built, bound, read or laid out).
+    private(set) var isListed = false
+
+    private func listIfShown() {
+        guard !isListed, model.isLoaded, view.isMapped else { return }
+        isListed = true
+        list.splice(at: 0, removing: list.count, adding: model.ids.map(String.init))
+        Trace.once("journal listed \(model.count) entries")
     }
 
     var page: Page { Page(rawValue: view.visiblePage) ?? .loading }
@@ -95,8 +107,10 @@ final class JournalController: JournalModelDelegate {
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
         switch change {
         case .reloaded:
-            list.splice(at: 0, removing: list.count, adding: model.ids.map(String.init))
-            Trace.once("journal listed \(model.count) entries")
+            isListed = false
+            listIfShown()
+        case _ where !isListed:
+            break // listed whole, from the model, when the page first shows
         case .inserted(let index), .restored(let index):
             list.splice(at: index, removing: 0, adding: [String(model.ids[index])])
             list.scroll(to: index)

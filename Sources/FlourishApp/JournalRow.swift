@@ -37,6 +37,9 @@ final class JournalRow {
             label.enableWrapping()
             view.append(label)
         }
+        // A row shows the start of the entry: a few lines, however long the entry is.
+        titleLabel.limitLines(2)
+        bodyLabel.limitLines(4)
         view.onMap { [unowned self] in
             if entry != nil { Trace.once("first journal row shown") }
         }
@@ -56,9 +59,9 @@ final class JournalRow {
             locationLabel.isVisible = false
             return
         }
-        titleLabel.text = entry.title
+        titleLabel.text = entry.title.preview(limit: Entry.rowTitleLimit)
         titleLabel.isVisible = !entry.title.isEmpty
-        bodyLabel.text = entry.body
+        bodyLabel.text = entry.body.preview(limit: Entry.rowBodyLimit)
         bodyLabel.isVisible = !entry.body.isEmpty
         let date = Self.dateFormatter.string(from: entry.createdAt)
         metaLabel.text = String(format: tr("%@ · feeling %@"), date, entry.mood.title)

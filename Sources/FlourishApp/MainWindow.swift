@@ -168,6 +168,7 @@ final class MainWindow {
     func present() {
         window.present()
         Trace.once("window presented")
+        Trace.frames(of: window)
         form.titleField.grabFocus()
     }
 }

@@ -96,6 +96,21 @@ public final class JournalStore: JournalStoring {
         }
     }
 
+    /// Saves many entries, each with its own date, in one transaction: all or none. For journals
+    /// made in one go (the benchmark's sample journal; imports). Returns how many were saved.
+    @discardableResult
+    public func save(_ entries: [(entry: NewEntry, createdAt: Date)]) throws(JournalError) -> Int {
+        try worded {
+            try queue.write { db in
+                for (entry, createdAt) in entries {
+                    var record = EntryRecord(entry, createdAt: createdAt)
+                    try record.insert(db)
+                }
+                return entries.count
+            }
+        }
+    }
+
     public func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry {
         try worded {
             try queue.write { db in

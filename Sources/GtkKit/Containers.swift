@@ -33,6 +33,10 @@ public final class Stack: Widget {
     public init() {
         super.init(gtk_stack_new())
         gtk_stack_set_transition_type(opaque, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        // Sized by the page on screen only: a homogeneous stack measures every page, which would
+        // lay out (and shape the text of) a journal no one is looking at.
+        gtk_stack_set_hhomogeneous(opaque, 0)
+        gtk_stack_set_vhomogeneous(opaque, 0)
     }
 
     var opaque: OpaquePointer { OpaquePointer(raw) }

@@ -19,6 +19,12 @@ public final class Label: Widget {
         gtk_label_set_natural_wrap_mode(opaque, GTK_NATURAL_WRAP_WORD)
     }
 
+    /// Shows at most `lines` lines, ending the last with "…" if there is more.
+    public func limitLines(_ lines: Int32) {
+        gtk_label_set_lines(opaque, lines)
+        gtk_label_set_ellipsize(opaque, PANGO_ELLIPSIZE_END)
+    }
+
     /// Aligns the text to the start of the line (labels centre by default).
     public func alignStart() {
         gtk_label_set_xalign(opaque, 0)

@@ -115,6 +115,15 @@ public class Widget {
         gtk_widget_add_controller(raw, keys)
     }
 
+    /// Calls `started` as each frame of the widget's window starts its update, layout and paint,
+    /// and `painted` when that frame is painted: the window's own frame clock, for measuring.
+    /// Does nothing before the widget is realized (a window is, once presented).
+    public func onFrames(started: @escaping @MainActor () -> Void, painted: @escaping @MainActor () -> Void) {
+        guard let clock = gtk_widget_get_frame_clock(raw) else { return }
+        Signal.connect(UnsafeMutableRawPointer(clock), "before-paint", started)
+        Signal.connect(UnsafeMutableRawPointer(clock), "after-paint", painted)
+    }
+
     /// Calls `action` each time the widget is mapped (comes on screen).
     public func onMap(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "map", action)

@@ -91,8 +91,9 @@ final class EntryFormTests: XCTestCase {
 
             // On disk, and in the list without a restart.
             XCTAssertEqual(try harness.journal.count(), 1)
-            XCTAssertEqual(harness.main.journal.list.count, 1)
+            XCTAssertEqual(harness.model.ids.count, 1)
             harness.main.show(.journal)
+            XCTAssertEqual(harness.main.journal.list.count, 1)
             harness.waitUntil("the row shows the entry") {
                 harness.main.journal.rows.contains { $0.entry?.title == "A good walk" && $0.view.isMapped }
             }

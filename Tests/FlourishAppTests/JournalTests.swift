@@ -26,8 +26,9 @@ final class JournalTests: XCTestCase {
                 _ = try harness.journal.save(entry, createdAt: start.addingTimeInterval(Double(index) * 86_400))
             }
             harness.model.load()
-            harness.waitUntil("the list has every entry") { harness.main.journal.list.count == 1000 }
+            harness.waitUntil("the model has every entry") { harness.model.count == 1000 }
             harness.main.show(.journal)
+            XCTAssertEqual(harness.main.journal.list.count, 1000, "listed as the page shows")
             harness.waitUntil("the top rows are filled in") {
                 harness.main.journal.rows.contains { $0.entry?.title == "Day 999" && $0.view.isMapped }
             }
@@ -36,6 +37,43 @@ final class JournalTests: XCTestCase {
             let top = try XCTUnwrap(harness.main.journal.rows.first { $0.entry?.title == "Day 999" })
             XCTAssertTrue(top.view.hasClass(Theme.moodClass(Mood(rawValue: 999 % 6)!)))
             XCTAssertEqual(harness.main.journal.list.key(at: 0), String(try harness.journal.entryIDs()[0]))
+        }
+    }
+
+    func testNothingIsLaidOutForTheJournalUntilItIsShown() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            let entries = (0..<500).map { index in
+                (entry: try! EntryDraft(title: "Day \(index)", body: "Words", mood: .okay).validated().get(),
+                 createdAt: start.addingTimeInterval(Double(index) * 86_400))
+            }
+            try harness.journal.save(entries)
+            harness.model.load()
+            harness.waitUntil("the model has every entry") { harness.model.count == 500 }
+            MainLoop.run(for: 0.3)
+            XCTAssertEqual(harness.main.page, .newEntry)
+            XCTAssertEqual(harness.main.journal.rows.filter { $0.entryID != nil }.count, 0,
+                           "no journal row is bound (nor its text shaped) while the New Entry page shows")
+            harness.main.show(.journal)
+            harness.waitUntil("rows appear once the journal shows") { harness.main.journal.rows.contains { $0.entry != nil } }
+        }
+    }
+
+    func testARowShowsTheStartOfALongEntry() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let body = String(repeating: "A day of many words and long thoughts. ", count: 120) + "The end."
+            _ = try harness.journal.save(try EntryDraft(title: "Long", body: body, mood: .okay).validated().get(), createdAt: Date())
+            harness.model.load()
+            harness.main.show(.journal)
+            harness.waitUntil("the row is filled") { harness.main.journal.rows.contains { $0.entry != nil && $0.view.isMapped } }
+            let row = try XCTUnwrap(harness.main.journal.rows.first { $0.entry != nil })
+            XCTAssertEqual(row.bodyLabel.text, body.preview(limit: Entry.rowBodyLimit))
+            XCTAssertTrue(row.bodyLabel.text.hasSuffix("…"))
+            XCTAssertEqual(row.entry?.body, body, "the entry itself is whole, for the entry view")
         }
     }
 
@@ -80,7 +118,7 @@ final class JournalFaultTests: XCTestCase {
             defer { harness.close() }
             _ = try harness.journal.save(try EntryDraft(title: "Patience", mood: .okay).validated().get(), createdAt: Date())
             harness.model.load()
-            harness.waitUntil("the list has the entry") { harness.main.journal.list.count == 1 }
+            harness.waitUntil("the model has the entry") { harness.model.count == 1 }
             harness.main.show(.journal)
             let journal = harness.main.journal
             harness.waitUntil("the banner says what happened") { journal.banner.isMapped }
