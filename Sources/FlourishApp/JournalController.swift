@@ -41,9 +41,10 @@ final class JournalController: JournalModelDelegate {
                 let row = JournalRow()
                 return (row, row.view)
             },
-            bind: { [model] row, key in
+            bind: { [model] row, key, position in
                 guard let id = Int64(key) else { return }
                 row.bind(id: id, from: model)
+                Trace.reached(row: position)
             },
             unbind: { row in row.unbind() })
         list.addClass("journal")
@@ -167,3 +168,4 @@ final class JournalController: JournalModelDelegate {
     /// The rows built so far, for tests.
     var rows: [JournalRow] { list.builtRows }
 }
+

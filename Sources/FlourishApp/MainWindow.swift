@@ -89,7 +89,7 @@ final class MainWindow {
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         pages.onPageChanged { [unowned self] in
             if page == .journal {
-                Trace.once("journal page shown")
+                Trace.mark("journal page shown")
                 journal.focusList()
             }
             if page == .newEntry { form.titleField.grabFocus() }

@@ -28,7 +28,7 @@ enum Theme {
     static func moodClass(_ mood: Mood) -> String { "mood-\(mood.rawValue)" }
     static let promptClass = "mood-prompt"
 
-    /// One rule set per mood, from the catalogue: text colour for buttons, border for rows.
+    /// One rule set per mood, from the catalogue: text colour for buttons, the left edge for rows.
     static var moodCSS: String { moodCSS(dark: false) }
 
     /// On a dark background the seeds' colours are too dim to read as text, so they are lightened
@@ -39,9 +39,10 @@ enum Theme {
         for mood in Mood.catalogue {
             let text = dark ? mood.color.lightened().hex : mood.hex
             css += ".\(moodClass(mood)):not(.journal-row) { color: \(text); }\n"
-            css += ".journal-row.\(moodClass(mood)) { border-left-color: \(mood.hex); }\n"
+            css += ".journal-row.\(moodClass(mood)) { box-shadow: inset 8px 0 \(mood.hex); }\n"
         }
-        if dark { css += ".journal-row { border-bottom-color: #3d3935; }\n" }
+        // All four sides one colour (only the bottom has a width): the renderer's fast path.
+        if dark { css += ".journal-row { border-color: #3d3935; }\n" }
         return css
     }
 }

@@ -9,9 +9,25 @@ enum Trace {
     private nonisolated(unsafe) static var start = DispatchTime.now().uptimeNanoseconds
     private nonisolated(unsafe) static var seen: Set<String> = []
 
-    /// Marks time zero (the start of `main`).
+    /// Marks time zero (the start of `main`), and says where that is on the system's monotonic
+    /// clock, so the benchmark can measure from the moment it started the process.
     static func begin() {
         start = DispatchTime.now().uptimeNanoseconds
+        guard enabled else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let monotonic = Double(now.tv_sec) * 1_000 + Double(now.tv_nsec) / 1_000_000 - Trace.now
+        FileHandle.standardError.write(Data(String(format: "flourish-trace: 0.0 clock %.3f\n", monotonic).utf8))
+    }
+
+    private nonisolated(unsafe) static var furthestRow = 0
+
+    /// Reports how far down the journal rows have been shown, every hundred rows: how the
+    /// benchmark knows it has scrolled through 10,000.
+    static func reached(row position: Int) {
+        guard enabled, position >= furthestRow + 100 else { return }
+        furthestRow = position
+        mark("rows reached \(position)")
     }
 
     /// Prints `event` the first time it happens (later repeats are ignored).

@@ -4,7 +4,7 @@ import CGtk
 ///
 /// GtkListView only builds the rows on screen (about 200 whatever the count); a list of strings
 /// (Flourish's entry ids) avoids defining a GObject subclass in Swift. Each row is a Swift object
-/// made once per row widget and bound to a key as it scrolls into view.
+/// made once per row widget and bound to a key (and told its position) as it scrolls into view.
 public final class KeyedListView<Row: AnyObject>: Widget {
     public typealias MakeRow = @MainActor () -> (row: Row, widget: Widget)
 
@@ -12,7 +12,7 @@ public final class KeyedListView<Row: AnyObject>: Widget {
     private var rows: [UnsafeMutableRawPointer: (row: Row, widget: Widget)] = [:]
 
     public init(makeRow: @escaping MakeRow,
-                bind: @escaping @MainActor (Row, String) -> Void,
+                bind: @escaping @MainActor (Row, String, Int) -> Void,
                 unbind: @escaping @MainActor (Row) -> Void) {
         keys = gtk_string_list_new(nil)
         g_object_ref(UnsafeMutableRawPointer(keys))
@@ -32,7 +32,8 @@ public final class KeyedListView<Row: AnyObject>: Widget {
         Signal.connectPointer(factoryPointer, "bind", { [weak self] item in
             guard let self, let item, let made = self.rows[item],
                   let object = gtk_list_item_get_item(OpaquePointer(item)) else { return }
-            bind(made.row, string(from: gtk_string_object_get_string(OpaquePointer(object))))
+            bind(made.row, string(from: gtk_string_object_get_string(OpaquePointer(object))),
+                 Int(gtk_list_item_get_position(OpaquePointer(item))))
         })
         Signal.connectPointer(factoryPointer, "unbind", { [weak self] item in
             guard let self, let item, let made = self.rows[item] else { return }

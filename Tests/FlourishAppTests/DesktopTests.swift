@@ -30,7 +30,7 @@ final class DesktopTests: XCTestCase {
         let dark = MainActor.assumeIsolated { Theme.moodCSS(dark: true) }
         for mood in Mood.catalogue {
             XCTAssertTrue(dark.contains(".mood-\(mood.rawValue):not(.journal-row) { color: \(mood.color.lightened().hex); }"))
-            XCTAssertTrue(dark.contains(".journal-row.mood-\(mood.rawValue) { border-left-color: \(mood.hex); }"))
+            XCTAssertTrue(dark.contains(".journal-row.mood-\(mood.rawValue) { box-shadow: inset 8px 0 \(mood.hex); }"))
         }
         XCTAssertNotEqual(Mood.theBest.color.lightened().hex, Mood.theBest.hex)
     }

@@ -98,15 +98,40 @@ final class JournalTests: XCTestCase {
         }
     }
 
+    func testARowIsDrawnEdgedInItsMoodsColourOverABottomBorder() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            for (index, mood) in [Mood.theBest, .notSoGreat].enumerated() {
+                let draft = EntryDraft(title: "Edge \(index)", body: "Words", mood: mood)
+                _ = try harness.journal.save(try draft.validated().get(), createdAt: Date(timeIntervalSince1970: Double(index)))
+            }
+            harness.model.load()
+            harness.main.show(.journal)
+            harness.waitUntil("both rows show") { harness.main.journal.rows.filter { $0.entry != nil && $0.view.isMapped }.count == 2 }
+            MainLoop.run(for: 0.2)
+            for row in harness.main.journal.rows where row.entry != nil {
+                let image = try XCTUnwrap(row.view.render())
+                let mood = try XCTUnwrap(row.entry?.mood)
+                for x in [0, 4, 7] {
+                    XCTAssertEqual(image.hex(x: x, y: image.height / 2), mood.hex, "the 8 px left edge, at x = \(x)")
+                }
+                XCTAssertNotEqual(image.hex(x: 8, y: image.height / 2), mood.hex, "the edge is 8 px wide")
+                XCTAssertEqual(image.hex(x: image.width / 2, y: image.height - 1), "#dad5cd", "the 1 px bottom border")
+                XCTAssertNotEqual(image.hex(x: image.width / 2, y: image.height - 2), "#dad5cd")
+            }
+        }
+    }
+
     func testTheRowStyleIsTheSeeds() {
         let css = ResourceLocator.text(named: "flourish.css")
         let moodCSS = MainActor.assumeIsolated { Theme.moodCSS }
-        XCTAssertTrue(css.contains("border-left: 8px solid"))
-        XCTAssertTrue(css.contains("border-bottom: 1px solid #dad5cd"))
+        XCTAssertTrue(css.contains(".journal-row { border: 0 solid #dad5cd; border-bottom-width: 1px; box-shadow: inset 8px 0"),
+                      "an 8 px left edge and a 1 px #dad5cd bottom border")
         XCTAssertEqual(css.components(separatedBy: "rgb(170, 151, 131)").count - 1, 2, "title and body colour")
         XCTAssertTrue(css.contains("300ms"), "the picker animates over 0.3 s")
         for mood in Mood.catalogue {
-            XCTAssertTrue(moodCSS.contains(".journal-row.mood-\(mood.rawValue) { border-left-color: \(mood.hex); }"))
+            XCTAssertTrue(moodCSS.contains(".journal-row.mood-\(mood.rawValue) { box-shadow: inset 8px 0 \(mood.hex); }"))
         }
     }
 }

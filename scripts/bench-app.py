@@ -1,0 +1,398 @@
+#!/usr/bin/python3
+"""Flourish's benchmark, run by scripts/bench under Xvfb: the real release binary on sample
+journals of several sizes, driven with the keyboard (xdotool) and measured from outside (exec,
+/proc) and from the window's own frame clock (FLOURISH_TRACE=1). Prints a table, writes the same
+figures as JSON, and says pass or miss against the targets; it never fails on a miss.
+
+    bench-app.py --bin DIR --work DIR [--sizes 0,1000,...] [--runs N] [--peers] [--json PATH]
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+QUIET_SECONDS = 0.3   # "idle": no CPU tick for this long
+SCROLL_ROWS = 10_000  # rows paged through (the whole journal when it is smaller)
+HELD_DOWN_KEYS = 150  # Down presses at a held key's repeat rate
+PAGE_DELAY_MS = 16    # between Page Down presses: one a frame
+
+
+# MARK: - Processes
+
+def cpu_ticks(pid):
+    """User and system clock ticks of the process and its direct children."""
+    total = 0
+    try:
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+    except OSError:
+        children = []
+    for process in [str(pid)] + children:
+        try:
+            fields = open(f"/proc/{process}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return total
+
+
+def rss_mib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wait_idle(process, launched, timeout=30.0):
+    """Seconds from `launched` to the last CPU tick before QUIET_SECONDS of none."""
+    last, since = cpu_ticks(process.pid), time.monotonic()
+    while time.monotonic() - launched < timeout:
+        time.sleep(0.01)
+        ticks, now = cpu_ticks(process.pid), time.monotonic()
+        if ticks != last:
+            last, since = ticks, now
+        elif now - since >= QUIET_SECONDS:
+            break
+    return since - launched
+
+
+def keys(*names, delay_ms=40, repeat=1):
+    subprocess.run(["xdotool", "key", "--delay", str(delay_ms), "--repeat", str(repeat), *names], check=True)
+
+
+class Flourish:
+    """The release binary with FLOURISH_TRACE=1; its trace lines are read on a thread and put on
+    this script's monotonic clock (the app says where its own clock starts)."""
+
+    def __init__(self, binary, journal, environment):
+        self.marks, self.frames, self.origin = [], [], None
+        self.launched = time.monotonic()
+        self.process = subprocess.Popen([binary, "--database", journal], stderr=subprocess.PIPE, text=True,
+                                        env=dict(environment, FLOURISH_TRACE="1"))
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stderr:
+            if line.startswith("flourish-frame: "):
+                started, took = map(float, line.split()[1:3])
+                self.frames.append((self._seconds(started), took))
+            elif line.startswith("flourish-trace: "):
+                ms, event = line[len("flourish-trace: "):].strip().split(" ", 1)
+                if event.startswith("clock "):
+                    self.origin = float(event.split()[1]) / 1000
+                else:
+                    self.marks.append((self._seconds(float(ms)), event))
+
+    def _seconds(self, app_ms):
+        return (self.origin or self.launched) + app_ms / 1000
+
+    def mark(self, prefix, after=0.0, timeout=20.0):
+        """When the app first said `prefix…` after `after` (this script's clock)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for at, event in list(self.marks):
+                if at >= after and event.startswith(prefix):
+                    return at
+            time.sleep(0.005)
+        raise RuntimeError(f"the app never said '{prefix}'")
+
+    def painted_after(self, moment, timeout=5.0):
+        """The end of the first frame that was still painting at or after `moment`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for started, took in list(self.frames):
+                if started + took / 1000 >= moment:
+                    return started + took / 1000
+            time.sleep(0.005)
+        raise RuntimeError("no frame was painted")
+
+    def frames_between(self, start, end):
+        return [took for started, took in list(self.frames) if start <= started <= end]
+
+    def furthest_row(self):
+        rows = [int(event.split()[-1]) for _, event in list(self.marks) if event.startswith("rows reached")]
+        return max(rows, default=0)
+
+    def quit(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# MARK: - One run on one journal
+
+def run_once(binary, journal, entries, environment):
+    """Start-up, the Journal page, opening the longest entry, paging and holding Down, memory."""
+    app = Flourish(binary, journal, environment)
+    figures = {}
+    idle = wait_idle(app.process, app.launched)
+    figures["startup_first_frame_ms"] = (app.painted_after(app.launched) - app.launched) * 1000
+    figures["startup_idle_ms"] = idle * 1000
+    figures["rss_startup_mib"] = rss_mib(app.process.pid)
+
+    pressed = time.monotonic()
+    keys("alt+2")
+    shown = app.mark("journal page shown", after=pressed)
+    ready = app.mark("first journal row shown", after=pressed) if entries else shown
+    figures["journal_painted_ms"] = (app.painted_after(ready) - pressed) * 1000
+    wait_idle(app.process, time.monotonic())
+
+    if entries:
+        # The newest entry of the sample journal is its longest; the list's focus starts on it.
+        pressed = time.monotonic()
+        keys("Return")
+        opened = app.mark("entry opened", after=pressed)
+        figures["open_entry_ms"] = (app.painted_after(opened) - pressed) * 1000
+        time.sleep(0.3)
+        keys("Escape")
+        wait_idle(app.process, time.monotonic())
+
+    # Page Down, one press a frame, until 10,000 rows (or the whole journal) have been shown.
+    target = min(entries, SCROLL_ROWS) - 1
+    start = time.monotonic()
+    stalled = 0
+    while entries and app.furthest_row() < target - 100 and stalled < 3:
+        before = app.furthest_row()
+        keys("Page_Down", delay_ms=PAGE_DELAY_MS, repeat=100)
+        time.sleep(0.05)
+        stalled = stalled + 1 if app.furthest_row() == before else 0
+    if entries:
+        keys("Page_Down", delay_ms=PAGE_DELAY_MS, repeat=20)
+    time.sleep(0.2)
+    paging_end = time.monotonic()
+    figures["rows_paged"] = app.furthest_row() + (1 if entries else 0)
+    figures["paging_total_s"] = paging_end - start
+    paging_frames = app.frames_between(start, paging_end)
+
+    # Holding Down: one row at a time, at a keyboard's repeat rate (about 30 a second).
+    start = time.monotonic()
+    keys("Down", delay_ms=33, repeat=HELD_DOWN_KEYS)
+    time.sleep(0.2)
+    held_frames = app.frames_between(start, time.monotonic())
+    frames = paging_frames + held_frames
+    if frames:
+        ordered = sorted(frames)
+        figures["scroll_frame_median_ms"] = statistics.median(ordered)
+        figures["scroll_frame_p95_ms"] = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+        figures["scroll_frame_worst_ms"] = ordered[-1]
+        figures["scroll_frames"] = len(frames)
+    wait_idle(app.process, time.monotonic())
+    figures["rss_scrolled_mib"] = rss_mib(app.process.pid)
+    app.quit()
+    return figures
+
+
+def startup_to_idle(command, environment):
+    process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    launched = time.monotonic()
+    idle = wait_idle(process, launched)
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    return idle * 1000
+
+
+# MARK: - Summaries
+
+def spread(values):
+    values = [value for value in values if value is not None]
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "runs": len(values)}
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    gtk = subprocess.run(["pkg-config", "--modversion", "gtk4"], capture_output=True, text=True).stdout.strip()
+    import sqlite3
+    return {"cpu": cpu, "cores": os.cpu_count(), "gtk": gtk, "sqlite": sqlite3.sqlite_version,
+            "renderer": os.environ.get("GSK_RENDERER", "default"), "display": "Xvfb 1280x800",
+            "system": platform.platform()}
+
+
+def fmt(summary, unit="ms", digits=0):
+    if summary is None:
+        return "—"
+    return f"{summary['median']:.{digits}f} {unit} ({summary['min']:.{digits}f}–{summary['max']:.{digits}f})"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--sizes", default="0,1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--peers", action="store_true")
+    parser.add_argument("--json", default="bench-results.json")
+    args = parser.parse_args()
+
+    binary = os.path.join(args.bin, "flourish")
+    helper = os.path.join(args.bin, "flourish-bench")
+    sizes = [int(size) for size in args.sizes.split(",")]
+    # Everything the programs read is private to the run; the cursor does not blink, since a
+    # blinking cursor keeps a window painting (and never idle) for its first ten seconds.
+    config = os.path.join(args.work, "config")
+    for toolkit in ("gtk-3.0", "gtk-4.0"):
+        os.makedirs(os.path.join(config, toolkit), exist_ok=True)
+        with open(os.path.join(config, toolkit, "settings.ini"), "w") as file:
+            file.write("[Settings]\ngtk-cursor-blink=false\n")
+    environment = dict(os.environ, XDG_CONFIG_HOME=config, HOME=os.path.join(args.work, "home"),
+                       GSETTINGS_BACKEND="memory")
+    os.makedirs(environment["HOME"], exist_ok=True)
+
+    journals = {}
+    for size in sizes:
+        journals[size] = os.path.join(args.work, f"journal-{size}.sqlite")
+        print(f"bench: writing the sample journal of {size} entries", file=sys.stderr, flush=True)
+        subprocess.run([helper, "generate", str(size), journals[size]], check=True)
+
+    results = {"machine": machine(), "runs": args.runs, "sizes": {}, "peers": None, "targets": []}
+    per_run = {size: [] for size in sizes}
+    for run in range(args.runs):
+        for size in sizes:  # sizes interleaved, so a slow moment of the machine hits them all
+            print(f"bench: run {run + 1}/{args.runs}, {size} entries", file=sys.stderr, flush=True)
+            per_run[size].append(run_once(binary, journals[size], size, environment))
+
+    for size in sizes:
+        store = json.loads(subprocess.run([helper, "store", journals[size]], check=True, capture_output=True,
+                                          text=True).stdout)
+        names = sorted({name for figures in per_run[size] for name in figures})
+        summary = {name: spread([figures.get(name) for figures in per_run[size]]) for name in names}
+        summary["save_p50_ms"] = {"median": store["save_p50_ms"], "min": store["save_p50_ms"], "max": store["save_p50_ms"], "runs": 1}
+        summary["save_p99_ms"] = {"median": store["save_p99_ms"], "min": store["save_p99_ms"], "max": store["save_p99_ms"], "runs": 1}
+        results["sizes"][str(size)] = summary
+
+    if args.peers:
+        results["peers"] = peers(args, helper, binary, environment)
+
+    results["targets"] = targets(results, sizes)
+    with open(args.json, "w") as file:
+        json.dump(results, file, indent=2, sort_keys=True)
+    print_table(results, sizes)
+    print(f"\nThe same figures as JSON: {args.json}")
+
+
+def peers(args, helper, binary, environment):
+    """Start-up to idle of Flourish, RedNotebook and Almanah on the same ten years of entries,
+    in turn, run after run; each run's ratios come from the same moment of the machine."""
+    entries = 3650
+    folder = os.path.join(args.work, "peers")
+    journal = os.path.join(args.work, "journal-peers.sqlite")
+    subprocess.run([helper, "generate", str(entries), journal], check=True)
+    subprocess.run([helper, "peers", str(entries), folder], check=True)
+    home = os.path.join(folder, "home")
+    os.makedirs(os.path.join(home, ".rednotebook"), exist_ok=True)
+    data = os.path.join(home, ".rednotebook", "data")
+    if os.path.islink(data) or os.path.exists(data):
+        os.remove(data) if os.path.islink(data) else shutil.rmtree(data)
+    os.symlink(os.path.join(folder, "rednotebook", "data"), data)
+    commands = {
+        "flourish": ([binary, "--database", journal], environment),
+        "rednotebook": (["rednotebook"], dict(environment, HOME=home)),
+        "almanah": (["almanah"], dict(environment, HOME=home, XDG_DATA_HOME=os.path.join(folder, "almanah"))),
+    }
+    times = {name: [] for name in commands}
+    for run in range(max(args.runs, 5)):
+        print(f"bench: peers, run {run + 1}", file=sys.stderr, flush=True)
+        for name, (command, env) in commands.items():
+            times[name].append(startup_to_idle(command, env))
+    ratios = {name: [f / p for f, p in zip(times["flourish"], times[name])] for name in ("rednotebook", "almanah")}
+    return {"entries": entries, "startup_idle_ms": {name: spread(values) for name, values in times.items()},
+            "flourish_over": {name: spread(values) for name, values in ratios.items()},
+            "versions": {name: package_version(name) for name in ("rednotebook", "almanah")}}
+
+
+def package_version(package):
+    return subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True).stdout
+
+
+def targets(results, sizes):
+    checks = []
+    def add(name, value, limit, unit=""):
+        checks.append({"target": name, "value": value, "limit": limit, "unit": unit,
+                       "pass": value is not None and value <= limit})
+    by = results["sizes"]
+    largest, empty = str(max(sizes)), str(min(sizes))
+    def median(size, name):
+        summary = by.get(size, {}).get(name)
+        return summary["median"] if summary else None
+    if median(largest, "startup_idle_ms") and median(empty, "startup_idle_ms"):
+        add(f"start-up to idle, {int(largest):,} entries ÷ empty", median(largest, "startup_idle_ms") / median(empty, "startup_idle_ms"), 1.15, "×")
+    for size in sizes:
+        add(f"Journal page painted after Alt+2, {size:,} entries", median(str(size), "journal_painted_ms"), 50, "ms")
+    add(f"scrolling {int(largest):,} entries: p95 frame", median(largest, "scroll_frame_p95_ms"), 16, "ms")
+    add(f"scrolling {int(largest):,} entries: median frame", median(largest, "scroll_frame_median_ms"), 8, "ms")
+    if median(largest, "rss_scrolled_mib") and median(empty, "rss_scrolled_mib"):
+        add(f"RSS after scrolling {min(int(largest), SCROLL_ROWS):,} rows, above the empty journal",
+            median(largest, "rss_scrolled_mib") - median(empty, "rss_scrolled_mib"), 40, "MiB")
+    for size in sizes:
+        add(f"save p50, {size:,} entries", median(str(size), "save_p50_ms"), 5, "ms")
+        add(f"save p99, {size:,} entries", median(str(size), "save_p99_ms"), 30, "ms")
+    if results["peers"]:
+        over = results["peers"]["flourish_over"]
+        add("start-up to idle, ten years: Flourish ÷ Almanah", over["almanah"]["median"], 1.0, "×")
+        add("start-up to idle, ten years: Flourish ÷ RedNotebook", over["rednotebook"]["median"], 1 / 3, "×")
+    else:
+        checks.append({"target": "start-up against RedNotebook and Almanah", "value": None, "limit": None,
+                       "unit": "", "pass": None})
+    return checks
+
+
+def print_table(results, sizes):
+    m = results["machine"]
+    print(f"Flourish benchmark: {m['cpu']}, {m['cores']} cores, GTK {m['gtk']}, SQLite {m['sqlite']}, "
+          f"renderer {m['renderer']}, {m['display']}")
+    print(f"Median of {results['runs']} runs (min–max); the sample journals are generated with a fixed seed.\n")
+    rows = [
+        ("start-up: first frame", "startup_first_frame_ms", "ms", 0),
+        ("start-up: idle", "startup_idle_ms", "ms", 0),
+        ("Alt+2 to Journal painted", "journal_painted_ms", "ms", 0),
+        ("open the longest entry", "open_entry_ms", "ms", 0),
+        ("rows paged through", "rows_paged", "", 0),
+        ("paging: total", "paging_total_s", "s", 1),
+        ("scroll frame: median", "scroll_frame_median_ms", "ms", 1),
+        ("scroll frame: p95", "scroll_frame_p95_ms", "ms", 1),
+        ("scroll frame: worst", "scroll_frame_worst_ms", "ms", 1),
+        ("RSS after start-up", "rss_startup_mib", "MiB", 0),
+        ("RSS after scrolling", "rss_scrolled_mib", "MiB", 0),
+        ("save p50 (FULL sync)", "save_p50_ms", "ms", 2),
+        ("save p99 (FULL sync)", "save_p99_ms", "ms", 2),
+    ]
+    header = f"{'entries':<26}" + "".join(f"{size:>24,}" for size in sizes)
+    print(header)
+    for label, name, unit, digits in rows:
+        cells = [fmt(results["sizes"][str(size)].get(name), unit, digits) for size in sizes]
+        print(f"{label:<26}" + "".join(f"{cell:>24}" for cell in cells))
+    if results["peers"]:
+        p = results["peers"]
+        print(f"\nStart-up to idle on the same {p['entries']:,} entries (ten years), side by side:")
+        for name in ("flourish", "rednotebook", "almanah"):
+            version = "" if name == "flourish" else f" {p['versions'][name]}"
+            print(f"  {name + version:<28}{fmt(p['startup_idle_ms'][name])}")
+        for name in ("rednotebook", "almanah"):
+            print(f"  Flourish ÷ {name:<17}{fmt(p['flourish_over'][name], '×', 2)}")
+    print("\nTargets:")
+    for check in results["targets"]:
+        if check["pass"] is None:
+            print(f"  not measured  {check['target']} (scripts/bench --peers)")
+            continue
+        value = "—" if check["value"] is None else f"{check['value']:.2f} {check['unit']}"
+        print(f"  {'pass' if check['pass'] else 'MISS':<12}  {check['target']}: {value} (at most {check['limit']:.2f} {check['unit']})")
+
+
+if __name__ == "__main__":
+    main()
