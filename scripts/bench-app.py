@@ -164,11 +164,11 @@ def run_once(binary, journal, entries, environment):
     stalled = 0
     while entries and app.furthest_row() < target - 100 and stalled < 3:
         before = app.furthest_row()
-        keys("Page_Down", delay_ms=PAGE_DELAY_MS, repeat=100)
+        # A page is about five rows; the app reports every hundredth row it reaches.
+        presses = max(5, min(100, (target - before) // 5))
+        keys("Page_Down", delay_ms=PAGE_DELAY_MS, repeat=presses)
         time.sleep(0.05)
         stalled = stalled + 1 if app.furthest_row() == before else 0
-    if entries:
-        keys("Page_Down", delay_ms=PAGE_DELAY_MS, repeat=20)
     time.sleep(0.2)
     paging_end = time.monotonic()
     figures["rows_paged"] = app.furthest_row() + (1 if entries else 0)

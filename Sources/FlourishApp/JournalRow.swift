@@ -39,7 +39,7 @@ final class JournalRow {
         }
         // A row shows the start of the entry: a few lines, however long the entry is.
         titleLabel.limitLines(2)
-        bodyLabel.limitLines(4)
+        bodyLabel.limitLines(3)
         view.onMap { [unowned self] in
             if entry != nil { Trace.once("first journal row shown") }
         }

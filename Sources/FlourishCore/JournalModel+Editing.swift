@@ -13,7 +13,7 @@ extension JournalModel {
             let saved = try store.save(entry, createdAt: createdAt)
             return (saved, try store.position(of: saved.id))
         }, apply: { saved, position in
-            self.cache[saved.id] = saved
+            self.remember([saved])
             self.place(saved.id, at: position, announce: JournalChange.inserted)
         }, completion: { completion($0.map(\.0)) })
     }
@@ -26,7 +26,7 @@ extension JournalModel {
             let updated = try store.update(id: id, with: entry, updatedAt: updatedAt)
             return (updated, try store.position(of: id))
         }, apply: { updated, position in
-            self.cache[id] = updated
+            self.remember([updated])
             guard let from = self.ids.firstIndex(of: id) else {
                 return self.place(id, at: position, announce: JournalChange.inserted)
             }
@@ -60,7 +60,7 @@ extension JournalModel {
             let restored = try store.restore(deleted)
             return (restored, try store.position(of: restored.id))
         }, apply: { restored, position in
-            self.cache[restored.id] = restored
+            self.remember([restored])
             self.place(restored.id, at: position, announce: JournalChange.restored)
         }, completion: { completion($0.map(\.0)) })
     }

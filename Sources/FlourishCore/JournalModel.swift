@@ -41,6 +41,10 @@ public final class JournalModel {
     let store: any JournalStoring
     let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
     var cache: [Int64: Entry] = [:]
+    /// Ids in the cache, oldest read first: the oldest go once the cache holds `cacheLimit`, so
+    /// memory follows what was looked at lately, not the size of the journal.
+    private var cacheOrder: [Int64] = []
+    public nonisolated static let cacheLimit = 3_000
     /// Ids whose rows exist but cannot be read as entries (edited by hand outside Flourish):
     /// not asked for again, so a row says so instead of loading for ever.
     private var unreadable: Set<Int64> = []
@@ -89,6 +93,9 @@ public final class JournalModel {
         return nil
     }
 
+    /// Whether the entry is in memory (for tests of what the model keeps).
+    public func isCached(id: Int64) -> Bool { cache[id] != nil }
+
     /// Whether the entry with this id was read and found not to be a valid entry.
     public func isUnreadable(id: Int64) -> Bool { unreadable.contains(id) }
 
@@ -122,7 +129,7 @@ public final class JournalModel {
                     self.requested.subtract(batch)
                     switch result {
                     case .success(let entries):
-                        for entry in entries { self.cache[entry.id] = entry }
+                        self.remember(entries)
                         let unreadable = Set(batch).subtracting(entries.map(\.id))
                         self.unreadable.formUnion(unreadable)
                         self.delegate?.journalModel(self, didChange: .entriesLoaded(ids: Set(entries.map(\.id)).union(unreadable)))
@@ -132,6 +139,17 @@ public final class JournalModel {
                 }
             }
         }
+    }
+
+    /// Keeps `entries` in memory, letting the oldest read go past `cacheLimit`.
+    func remember(_ entries: [Entry]) {
+        for entry in entries where cache.updateValue(entry, forKey: entry.id) == nil {
+            cacheOrder.append(entry.id)
+        }
+        guard cacheOrder.count > Self.cacheLimit else { return }
+        let expired = cacheOrder.prefix(cacheOrder.count - Self.cacheLimit * 3 / 4)
+        for id in expired { cache[id] = nil }
+        cacheOrder.removeFirst(expired.count)
     }
 
     /// Blocks until every save and read already started has reached the disk. For quitting: no

@@ -16,8 +16,9 @@ extension String {
 }
 
 extension Entry {
-    /// How much of the body a journal row shows (about four lines of a wide window).
-    public static let rowBodyLimit = 360
+    /// How much of the body a journal row shows (about three lines of a wide window): laying
+    /// out a row's words is most of what a row costs as it scrolls into view.
+    public static let rowBodyLimit = 240
     /// How much of the title a journal row shows.
-    public static let rowTitleLimit = 160
+    public static let rowTitleLimit = 100
 }

@@ -32,7 +32,9 @@ public final class ScrolledWindow: Widget {
 public final class Stack: Widget {
     public init() {
         super.init(gtk_stack_new())
-        gtk_stack_set_transition_type(opaque, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        // Pages switch at once, as GNOME's own view stacks do; a crossfade is two whole pages
+        // painted for a fifth of a second, in software where there is no GPU.
+        gtk_stack_set_transition_type(opaque, GTK_STACK_TRANSITION_TYPE_NONE)
         // Sized by the page on screen only: a homogeneous stack measures every page, which would
         // lay out (and shape the text of) a journal no one is looking at.
         gtk_stack_set_hhomogeneous(opaque, 0)

@@ -1,10 +1,13 @@
 import CGtk
 
-/// A GtkListView over a GtkStringList of keys, with rows built by Swift.
+/// A virtualized list over a GtkStringList of keys, with rows built by Swift.
 ///
-/// GtkListView only builds the rows on screen (about 200 whatever the count); a list of strings
-/// (Flourish's entry ids) avoids defining a GObject subclass in Swift. Each row is a Swift object
-/// made once per row widget and bound to a key (and told its position) as it scrolls into view.
+/// It is a one-column GtkGridView rather than a GtkListView: on GTK 4.8 a list view keeps 200
+/// rows built, bound and measured around its anchor (GTK_LIST_VIEW_MAX_LIST_ITEMS) whatever its
+/// height, while a grid view keeps about 30 rows, so its cost follows the screen. A list of
+/// strings (Flourish's entry ids) avoids defining a GObject subclass in Swift. Each row is a
+/// Swift object made once per row widget and bound to a key (and told its position) as it
+/// scrolls into view.
 public final class KeyedListView<Row: AnyObject>: Widget {
     public typealias MakeRow = @MainActor () -> (row: Row, widget: Widget)
 
@@ -18,7 +21,9 @@ public final class KeyedListView<Row: AnyObject>: Widget {
         g_object_ref(UnsafeMutableRawPointer(keys))
         let selection = gtk_no_selection_new(keys) // takes ownership of one reference
         let factory = gtk_signal_list_item_factory_new()!
-        super.init(gtk_list_view_new(selection, factory)) // takes ownership of both
+        super.init(gtk_grid_view_new(selection, factory)) // takes ownership of both
+        gtk_grid_view_set_min_columns(OpaquePointer(raw), 1)
+        gtk_grid_view_set_max_columns(OpaquePointer(raw), 1)
 
         let factoryPointer = UnsafeMutableRawPointer(factory)
         // The closures hold `self` weakly: the factory outlives no handle in practice, but a
@@ -72,7 +77,7 @@ public final class KeyedListView<Row: AnyObject>: Widget {
     /// Calls `action` with the key of a row the person activates: a click (one is enough, as in a
     /// list of links), or Enter on the focused row.
     public func onActivate(_ action: @escaping @MainActor (String) -> Void) {
-        gtk_list_view_set_single_click_activate(OpaquePointer(raw), 1)
+        gtk_grid_view_set_single_click_activate(OpaquePointer(raw), 1)
         Signal.connectPosition(pointer, "activate", { [weak self] position in
             guard let self, Int(position) < count else { return }
             action(key(at: Int(position)))

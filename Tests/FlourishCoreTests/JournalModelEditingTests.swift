@@ -112,3 +112,26 @@ extension JournalModelTests {
         }
     }
 }
+
+extension JournalModelTests {
+    func testMemoryFollowsWhatWasReadLatelyNotTheJournalsSize() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let start = Date(timeIntervalSince1970: 1_000)
+        try store.save((0..<5_000).map { (entry: newEntry("e\($0)"), createdAt: start.addingTimeInterval(Double($0))) })
+        MainActor.assumeIsolated {
+            let (model, delegate) = loadedModel(store)
+            // Read the whole journal, a window at a time, as a long scroll would.
+            for index in stride(from: 0, to: model.count, by: 60) { // the model reads 60 at a time
+                _ = model.entry(at: index)
+                let changes = delegate.changes.count
+                waitUntil { delegate.changes.count > changes }
+            }
+            let cached = model.ids.filter { id in model.isCached(id: id) }
+            XCTAssertLessThanOrEqual(cached.count, JournalModel.cacheLimit)
+            XCTAssertTrue(model.isCached(id: model.ids.last!), "the latest read stay")
+            XCTAssertFalse(model.isCached(id: model.ids.first!), "the oldest read go")
+            XCTAssertNil(model.entry(at: 0), "and are read again when asked for")
+            waitUntil { model.isCached(id: model.ids.first!) }
+        }
+    }
+}
