@@ -73,7 +73,10 @@ final class MainWindow {
         }
         notice.onVisibilityChanged = { [unowned self] showing in window.setActionEnabled("undo", showing) }
         window.addAction("show-new-entry") { [unowned self] in show(.newEntry) }
-        window.addAction("show-journal") { [unowned self] in show(.journal) }
+        window.addAction("show-journal") { [unowned self] in
+            Trace.mark("show journal")
+            show(.journal)
+        }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("about") { [unowned self] in
             AboutDialog.present(parent: window, name: "Flourish", version: BuildProfile.version,
