@@ -38,9 +38,9 @@ extension JournalController {
         }
     }
 
-    /// Shows the entry with `id` whole (a row's entry is in memory once the row shows it).
+    /// Shows the entry with `id` whole: the one its row shows (the model may have let it go since).
     func open(_ id: Int64) {
-        guard let entry = model.entry(id: id) else { return }
+        guard let entry = list.builtRows.first(where: { $0.entryID == id })?.entry ?? model.entry(id: id) else { return }
         openID = id
         Trace.mark("entry opened")
         entryView.show(entry)

@@ -47,7 +47,7 @@ extension JournalModel {
         write({ store throws(JournalError) in
             (try store.delete(id: id), nil as Int?)
         }, apply: { _, _ in
-            self.cache[id] = nil
+            self.forget(id)
             guard let index = self.ids.firstIndex(of: id) else { return }
             self.ids.remove(at: index)
             self.delegate?.journalModel(self, didChange: .removed(index: index))

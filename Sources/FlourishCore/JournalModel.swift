@@ -41,9 +41,10 @@ public final class JournalModel {
     let store: any JournalStoring
     let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
     var cache: [Int64: Entry] = [:]
-    /// Ids in the cache, oldest read first: the oldest go once the cache holds `cacheLimit`, so
-    /// memory follows what was looked at lately, not the size of the journal.
-    private var cacheOrder: [Int64] = []
+    /// When each cached entry was last asked for (a counter): past `cacheLimit` entries, the
+    /// least recently used go, so memory follows what was looked at lately, not the journal's size.
+    private var lastUse: [Int64: Int] = [:]
+    private var useCounter = 0
     public nonisolated static let cacheLimit = 3_000
     /// Ids whose rows exist but cannot be read as entries (edited by hand outside Flourish):
     /// not asked for again, so a row says so instead of loading for ever.
@@ -88,7 +89,11 @@ public final class JournalModel {
     /// The entry if it is in memory; otherwise nil, and it (with its neighbours) is fetched in the
     /// background and announced with `.entriesLoaded`.
     public func entry(id: Int64) -> Entry? {
-        if let entry = cache[id] { return entry }
+        if let entry = cache[id] {
+            useCounter += 1
+            lastUse[id] = useCounter
+            return entry
+        }
         if !unreadable.contains(id) { request(around: id) }
         return nil
     }
@@ -143,13 +148,24 @@ public final class JournalModel {
 
     /// Keeps `entries` in memory, letting the oldest read go past `cacheLimit`.
     func remember(_ entries: [Entry]) {
-        for entry in entries where cache.updateValue(entry, forKey: entry.id) == nil {
-            cacheOrder.append(entry.id)
+        for entry in entries {
+            cache[entry.id] = entry
+            unreadable.remove(entry.id) // readable after all (put back by undo, say)
+            useCounter += 1
+            lastUse[entry.id] = useCounter
         }
-        guard cacheOrder.count > Self.cacheLimit else { return }
-        let expired = cacheOrder.prefix(cacheOrder.count - Self.cacheLimit * 3 / 4)
-        for id in expired { cache[id] = nil }
-        cacheOrder.removeFirst(expired.count)
+        guard cache.count > Self.cacheLimit else { return }
+        // Down to three quarters, so this sort runs once per few hundred new entries.
+        for (id, _) in lastUse.sorted(by: { $0.value < $1.value }).prefix(cache.count - Self.cacheLimit * 3 / 4) {
+            cache[id] = nil
+            lastUse[id] = nil
+        }
+    }
+
+    /// Lets go of a deleted entry.
+    func forget(_ id: Int64) {
+        cache[id] = nil
+        lastUse[id] = nil
     }
 
     /// Blocks until every save and read already started has reached the disk. For quitting: no

@@ -21,7 +21,11 @@ public final class KeyedListView<Row: AnyObject>: Widget {
         g_object_ref(UnsafeMutableRawPointer(keys))
         let selection = gtk_no_selection_new(keys) // takes ownership of one reference
         let factory = gtk_signal_list_item_factory_new()!
-        super.init(gtk_grid_view_new(selection, factory)) // takes ownership of both
+        super.init(listRoledGridView())
+        gtk_grid_view_set_model(OpaquePointer(raw), selection)
+        gtk_grid_view_set_factory(OpaquePointer(raw), factory)
+        g_object_unref(UnsafeMutableRawPointer(selection)) // the view holds its own references now
+        g_object_unref(UnsafeMutableRawPointer(factory))
         gtk_grid_view_set_min_columns(OpaquePointer(raw), 1)
         gtk_grid_view_set_max_columns(OpaquePointer(raw), 1)
 
@@ -123,5 +127,20 @@ public final class KeyedListView<Row: AnyObject>: Widget {
         let parameter = g_variant_ref_sink(g_variant_new_uint32(position))
         defer { g_variant_unref(parameter) }
         return gtk_widget_activate_action_variant(raw, name, parameter) != 0
+    }
+}
+
+/// A GtkGridView that a screen reader meets as a list (a one-column grid is one), not a table.
+/// The role can only be given at construction: `accessible-role` is construct-only.
+private func listRoledGridView() -> UnsafeMutablePointer<GtkWidget> {
+    var role = GValue()
+    g_value_init(&role, gtk_accessible_role_get_type())
+    g_value_set_enum(&role, Int32(bitPattern: GTK_ACCESSIBLE_ROLE_LIST.rawValue))
+    defer { g_value_unset(&role) }
+    return "accessible-role".withCString { name in
+        var names: [UnsafePointer<CChar>?] = [name]
+        let object = g_object_new_with_properties(gtk_grid_view_get_type(), 1, &names, &role)
+        // A GtkGridView is a GtkWidget; g_object_new only fails for a type that does not exist.
+        return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
     }
 }

@@ -23,8 +23,10 @@ public struct RenderedImage {
 }
 
 extension Widget {
-    /// Draws the widget at its current size; nil before it has one.
+    /// Draws the widget at its current size, as last painted; nil before it has a size.
     public func render() -> RenderedImage? {
+        // The allocation (border box): what the widget's paintable draws. gtk_widget_get_width
+        // would leave out the CSS border and padding and scale the picture.
         let width = Int(allocatedWidth), height = Int(allocatedHeight)
         guard width > 0, height > 0, let paintable = gtk_widget_paintable_new(raw) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }

@@ -38,8 +38,8 @@ enum PeerFormats {
         }
     }
 
-    /// Almanah: `diary.db`, one row a day; version 0 marks plain text (later versions hold
-    /// GtkTextBuffer markup).
+    /// Almanah: `diary.db`, one row a day. Version 1 is its plain-text format (it tries the
+    /// GtkTextBuffer serialization first and falls back to text); 0 means "unset" and is refused.
     private static func writeAlmanah(_ texts: [DateComponents: String], to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: path)
@@ -51,7 +51,7 @@ enum PeerFormats {
                                       PRIMARY KEY (year, month, day));
                 CREATE TABLE entry_tag (year INTEGER, month INTEGER, day INTEGER, tag TEXT);
                 """)
-            let insert = try db.makeStatement(sql: "INSERT INTO entries VALUES (?, ?, ?, ?, 0, NULL, NULL, NULL, 0)")
+            let insert = try db.makeStatement(sql: "INSERT INTO entries VALUES (?, ?, ?, ?, 0, NULL, NULL, NULL, 1)")
             for (day, text) in texts {
                 try insert.execute(arguments: [day.year, day.month, day.day, text])
             }

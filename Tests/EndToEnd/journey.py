@@ -234,6 +234,7 @@ def first_entry_with_the_mouse(journal):
     show_journal(app)
     app.wait("the new row", "label", "Sea air")
     check("the journal shows the entry at once", app.find("label", "A long walk on the beach.") is not None)
+    check("a screen reader meets the journal as a list", app.find("list") is not None)
     screenshot("journal-after-first-entry.png")
 
     keys("ctrl+q")
