@@ -50,7 +50,6 @@ final class EntryFields {
             error.alignStart()
             error.isVisible = false
         }
-        moodError.expand(horizontally: false)
 
         widgets = [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError]
 

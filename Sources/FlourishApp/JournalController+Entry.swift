@@ -51,7 +51,7 @@ extension JournalController {
     /// Back to the journal at the same scroll position, the opened entry's row focused.
     func back() {
         guard page == .entry else { return }
-        show(model.count == 0 ? .empty : .entries)
+        show(listPage)
         focusList()
     }
 
@@ -87,9 +87,10 @@ extension JournalController {
                 notice.add(deleted)
                 openID = neighbour
                 if editor.original?.id == id { editor.discard() }
-                if page == .entry || page == .edit, entryView.entry?.id == id { show(.entries) }
+                // Back to the journal if the deleted entry was the one open; there, the focus moves on.
+                if page == .entry || page == .edit, entryView.entry?.id == id { show(listPage) }
                 if page == .entries || page == .empty {
-                    show(model.count == 0 ? .empty : .entries)
+                    show(listPage)
                     focusList()
                 }
             case .failure(let error):

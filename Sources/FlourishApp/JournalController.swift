@@ -103,6 +103,9 @@ final class JournalController: JournalModelDelegate {
 
     var page: Page { Page(rawValue: view.visiblePage) ?? .loading }
 
+    /// The page that shows the journal itself: its entries, or the kind word for none.
+    var listPage: Page { model.count == 0 ? .empty : .entries }
+
     // MARK: - JournalModelDelegate
 
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
@@ -140,7 +143,7 @@ final class JournalController: JournalModelDelegate {
         }
         // An open entry (or its edit) stays on screen whatever else changes underneath it.
         guard page != .entry && page != .edit else { return }
-        view.visiblePage = (model.count == 0 ? Page.empty : Page.entries).rawValue
+        view.visiblePage = listPage.rawValue
     }
 
     func journalModel(_ model: JournalModel, didFailWith error: JournalError) {

@@ -32,9 +32,8 @@ enum Trace {
 
     /// Prints `event` the first time it happens (later repeats are ignored).
     static func once(_ event: String) {
-        guard enabled, !seen.contains(event) else { return }
-        seen.insert(event)
-        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event).utf8))
+        guard enabled, seen.insert(event).inserted else { return }
+        mark(event)
     }
 
     /// Prints every event, each time: "flourish-trace: <ms> <event>".

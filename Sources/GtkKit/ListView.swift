@@ -90,13 +90,15 @@ public final class KeyedListView<Row: AnyObject>: Widget {
 
     /// The row holding the keyboard focus (the row itself or anything inside it), if any.
     public var focusedRow: Row? {
-        guard let root = gtk_widget_get_root(raw), var focus = gtk_root_get_focus(root) else { return nil }
-        // Walks up from the focused widget to the list's own row widget, the parent of a row's widget.
-        while let parent = gtk_widget_get_parent(focus), parent != raw {
-            if let row = rows.values.first(where: { gtk_widget_get_parent($0.widget.raw) == focus }) { return row.row }
-            focus = parent
+        guard let root = gtk_widget_get_root(raw) else { return nil }
+        // Walks up from the focused widget until it meets one of the list's own row widgets (the
+        // parent of a row's widget), or leaves the list.
+        var current = gtk_root_get_focus(root)
+        while let widget = current, widget != raw {
+            if let made = rows.values.first(where: { gtk_widget_get_parent($0.widget.raw) == widget }) { return made.row }
+            current = gtk_widget_get_parent(widget)
         }
-        return rows.values.first { gtk_widget_get_parent($0.widget.raw) == focus }?.row
+        return nil
     }
 
     /// Gives the keyboard focus to the first built row that `matches`; returns whether one did.
