@@ -26,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CIntl"),
         .target(
             name: "FlourishCore",
-            dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "FlourishApp",

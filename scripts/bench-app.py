@@ -63,6 +63,25 @@ def wait_idle(process, launched, timeout=30.0):
     return since - launched
 
 
+def machine_busy_ticks():
+    """Clock ticks the whole machine has spent busy (all cores), from /proc/stat."""
+    fields = [int(value) for value in open("/proc/stat").readline().split()[1:]]
+    return sum(fields) - fields[3] - fields[4]  # all but idle and iowait
+
+
+def wait_quiet_machine(timeout=15.0):
+    """Waits until the machine has been nearly idle for QUIET_SECONDS: after a long scroll the
+    display server and the accessibility registry are still working through its events, and a
+    program started then would be timed against them."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        before = machine_busy_ticks()
+        time.sleep(QUIET_SECONDS)
+        # At most a tick or two busy in the window (this script's own polling included).
+        if machine_busy_ticks() - before <= 2:
+            return
+
+
 def keys(*names, delay_ms=40, repeat=1):
     subprocess.run(["xdotool", "key", "--delay", str(delay_ms), "--repeat", str(repeat), *names], check=True)
 
@@ -134,6 +153,7 @@ class Flourish:
 
 def run_once(binary, journal, entries, environment):
     """Start-up, the Journal page, opening the longest entry, paging and holding Down, memory."""
+    wait_quiet_machine()
     app = Flourish(binary, journal, environment)
     figures = {}
     idle = wait_idle(app.process, app.launched)
@@ -196,6 +216,7 @@ def run_once(binary, journal, entries, environment):
 
 
 def startup_to_idle(command, environment):
+    wait_quiet_machine()
     process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     launched = time.monotonic()
     idle = wait_idle(process, launched)

@@ -65,4 +65,191 @@ static inline void flourish_emit_clicked(GtkWidget *button) {
     g_signal_emit_by_name(button, "clicked");
 }
 
+// MARK: - A list model that only counts
+
+// GtkGridView needs a GListModel. Flourish's rows are keyed by position into a Swift array, so the
+// model only says how many items there are; an item (a bare GObject) is made when GTK asks for it,
+// which it does for the rows it builds. A journal of 100,000 entries costs no 100,000 objects, and
+// listing it is one "items-changed".
+typedef struct { GObject parent_instance; guint n_items; } FlourishCountModel;
+typedef struct { GObjectClass parent_class; } FlourishCountModelClass;
+
+static inline GType flourish_count_model_item_type(GListModel *model) {
+    (void)model;
+    return G_TYPE_OBJECT;
+}
+
+static inline guint flourish_count_model_n_items(GListModel *model) {
+    return ((FlourishCountModel *)model)->n_items;
+}
+
+static inline gpointer flourish_count_model_get_item(GListModel *model, guint position) {
+    if (position >= ((FlourishCountModel *)model)->n_items) return NULL;
+    return g_object_new(G_TYPE_OBJECT, NULL);
+}
+
+static inline void flourish_count_model_init_interface(gpointer interface, gpointer data) {
+    (void)data;
+    GListModelInterface *list = interface;
+    list->get_item_type = flourish_count_model_item_type;
+    list->get_n_items = flourish_count_model_n_items;
+    list->get_item = flourish_count_model_get_item;
+}
+
+static inline GType flourish_count_model_get_type(void) {
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        GTypeInfo info = { 0 };
+        info.class_size = sizeof(FlourishCountModelClass);
+        info.instance_size = sizeof(FlourishCountModel);
+        GType registered = g_type_register_static(G_TYPE_OBJECT, "FlourishCountModel", &info, 0);
+        GInterfaceInfo list = { flourish_count_model_init_interface, NULL, NULL };
+        g_type_add_interface_static(registered, G_TYPE_LIST_MODEL, &list);
+        g_once_init_leave(&type, registered);
+    }
+    return type;
+}
+
+static inline GListModel *flourish_count_model_new(void) {
+    return G_LIST_MODEL(g_object_new(flourish_count_model_get_type(), NULL));
+}
+
+/// Replaces `removed` items at `position` with `added` new ones, and tells the view.
+static inline void flourish_count_model_splice(GListModel *model, guint position, guint removed, guint added) {
+    FlourishCountModel *self = (FlourishCountModel *)model;
+    self->n_items = self->n_items - removed + added;
+    g_list_model_items_changed(model, position, removed, added);
+}
+
+// MARK: - A few lines of text, for list rows
+
+// GtkLabel measures a wrapping label's width by laying its text out twice more (as one line, and
+// at its narrowest), and GTK measures the width before every height. In a list, where the view
+// gives each row its width, that is most of the cost of a row scrolling in. This widget has no
+// width of its own (it takes the width it is given) and lays its text out once per width: at most
+// `lines` lines, wrapped at words, the last ending in "…". Screen readers meet it as a label
+// named by its text, as GtkLabel is; themes style it as "label".
+typedef struct {
+    GtkWidget parent_instance;
+    char *text;
+    int lines;
+    PangoLayout *layout; // made at the first measure, with the widget's font
+    int width;           // the width (px) the layout was last broken at; -1 for none
+} FlourishPreview;
+typedef struct { GtkWidgetClass parent_class; } FlourishPreviewClass;
+
+static gpointer flourish_preview_parent_class = NULL;
+
+static inline void flourish_preview_break_at(FlourishPreview *self, int width) {
+    if (self->layout == NULL) {
+        self->layout = gtk_widget_create_pango_layout(GTK_WIDGET(self), self->text ? self->text : "");
+        pango_layout_set_wrap(self->layout, PANGO_WRAP_WORD_CHAR);
+        pango_layout_set_ellipsize(self->layout, PANGO_ELLIPSIZE_END);
+        pango_layout_set_height(self->layout, -self->lines);
+        self->width = -1;
+        pango_layout_set_width(self->layout, -1);
+    }
+    if (width != self->width) {
+        pango_layout_set_width(self->layout, width > 0 ? width * PANGO_SCALE : -1);
+        self->width = width;
+    }
+}
+
+static inline GtkSizeRequestMode flourish_preview_request_mode(GtkWidget *widget) {
+    (void)widget;
+    return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static inline void flourish_preview_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
+                                            int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
+    (void)minimum_baseline;
+    (void)natural_baseline;
+    if (orientation == GTK_ORIENTATION_HORIZONTAL) {
+        *minimum = *natural = 0; // the row decides
+        return;
+    }
+    FlourishPreview *self = (FlourishPreview *)widget;
+    // Asked without a width (a guess, from a parent measuring itself), the width the text is
+    // shown at is the best answer, and keeps the layout from being broken again for nothing.
+    flourish_preview_break_at(self, for_size > 0 ? for_size : self->width);
+    int height = 0;
+    pango_layout_get_pixel_size(self->layout, NULL, &height);
+    *minimum = *natural = height;
+}
+
+static inline void flourish_preview_size_allocate(GtkWidget *widget, int width, int height, int baseline) {
+    (void)height;
+    (void)baseline;
+    flourish_preview_break_at((FlourishPreview *)widget, width);
+}
+
+static inline void flourish_preview_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
+    FlourishPreview *self = (FlourishPreview *)widget;
+    flourish_preview_break_at(self, gtk_widget_get_width(widget));
+    GdkRGBA color;
+    gtk_style_context_get_color(gtk_widget_get_style_context(widget), &color);
+    gtk_snapshot_append_layout(snapshot, self->layout, &color);
+}
+
+static inline void flourish_preview_finalize(GObject *object) {
+    FlourishPreview *self = (FlourishPreview *)object;
+    g_clear_object(&self->layout);
+    g_free(self->text);
+    G_OBJECT_CLASS(flourish_preview_parent_class)->finalize(object);
+}
+
+static inline void flourish_preview_class_init(gpointer klass, gpointer data) {
+    (void)data;
+    flourish_preview_parent_class = g_type_class_peek_parent(klass);
+    G_OBJECT_CLASS(klass)->finalize = flourish_preview_finalize;
+    GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+    widget_class->get_request_mode = flourish_preview_request_mode;
+    widget_class->measure = flourish_preview_measure;
+    widget_class->size_allocate = flourish_preview_size_allocate;
+    widget_class->snapshot = flourish_preview_snapshot;
+    gtk_widget_class_set_css_name(widget_class, "label");
+    gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
+}
+
+static inline void flourish_preview_init(GTypeInstance *instance, gpointer klass) {
+    (void)klass;
+    FlourishPreview *self = (FlourishPreview *)instance;
+    self->lines = 1;
+    self->width = -1;
+}
+
+static inline GType flourish_preview_get_type(void) {
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        GTypeInfo info = { 0 };
+        info.class_size = sizeof(FlourishPreviewClass);
+        info.class_init = flourish_preview_class_init;
+        info.instance_size = sizeof(FlourishPreview);
+        info.instance_init = flourish_preview_init;
+        g_once_init_leave(&type, g_type_register_static(GTK_TYPE_WIDGET, "FlourishPreview", &info, 0));
+    }
+    return type;
+}
+
+static inline GtkWidget *flourish_preview_new(int lines) {
+    FlourishPreview *self = g_object_new(flourish_preview_get_type(), NULL);
+    self->lines = lines > 0 ? lines : 1;
+    return GTK_WIDGET(self);
+}
+
+static inline const char *flourish_preview_get_text(GtkWidget *widget) {
+    const char *text = ((FlourishPreview *)widget)->text;
+    return text ? text : "";
+}
+
+static inline void flourish_preview_set_text(GtkWidget *widget, const char *text) {
+    FlourishPreview *self = (FlourishPreview *)widget;
+    if (g_strcmp0(self->text, text) == 0) return;
+    g_free(self->text);
+    self->text = g_strdup(text);
+    if (self->layout) pango_layout_set_text(self->layout, text, -1);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+    gtk_widget_queue_resize(widget);
+}
+
 #endif

@@ -65,12 +65,14 @@ public final class FlourishApplication {
             Trace.once("journal opened")
             let model = JournalModel(store: store)
             self.model = model
+            // Read in the background while the window is built: its answer arrives on the main
+            // queue after this method returns, when the journal page is there to hear it.
+            model.load()
             let mainWindow = MainWindow(application: application, model: model,
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
                                         preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)))
             self.mainWindow = mainWindow
             mainWindow.present()
-            model.load()
         case .failure(let error):
             showUnopenableJournal(error)
         }

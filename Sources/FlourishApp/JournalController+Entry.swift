@@ -6,9 +6,7 @@ extension JournalController {
     func connectEntryActions() {
         backButton.tooltip = tr("Back to the journal (Alt+Left)")
         backButton.isVisible = false
-        list.onActivate { [unowned self] key in
-            if let id = Int64(key) { open(id) }
-        }
+        list.onActivate { [unowned self] id in open(id) }
         // Delete on a focused row deletes that entry (undoable from the notice).
         list.onKeyPressed { [unowned self] key, modifiers in
             guard key == .delete || key == .keypadDelete, modifiers.meaningful.isEmpty,

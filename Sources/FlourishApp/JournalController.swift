@@ -6,7 +6,7 @@ import GtkKit
 @MainActor
 final class JournalController: JournalModelDelegate {
     let view = Stack()
-    let list: KeyedListView<JournalRow>
+    let list: KeyedListView<JournalRow, Int64>
     let scroller = ScrolledWindow()
     let emptyState = Box(.vertical, spacing: 8)
     let problemLabel = Label()
@@ -17,6 +17,9 @@ final class JournalController: JournalModelDelegate {
     let editor: EditEntryController
     /// In the header bar while an entry is open: back to the journal where it was.
     let backButton = Button(iconName: "go-previous-symbolic", accessibleName: tr("Back"))
+
+    /// Which rows wait for the first frame of the page to be painted.
+    let firstScreen: FirstScreen
 
     /// How long to wait before reading again the entries that failed.
     static let retryMilliseconds: UInt32 = 2_000
@@ -36,14 +39,20 @@ final class JournalController: JournalModelDelegate {
         self.alerts = alerts
         self.notice = notice
         editor = EditEntryController(model: model, alerts: alerts)
+        let firstScreen = FirstScreen()
+        self.firstScreen = firstScreen
         list = KeyedListView(
             makeRow: {
                 let row = JournalRow()
                 return (row, row.view)
             },
-            bind: { [model] row, key, position in
-                guard let id = Int64(key) else { return }
-                row.bind(id: id, from: model)
+            bind: { [model] row, id, position in
+                if firstScreen.waits(position) {
+                    row.bind(id: id, entry: nil)
+                } else {
+                    row.bind(id: id, from: model)
+                    model.readAhead(of: position)
+                }
                 Trace.reached(row: position)
             },
             unbind: { row in row.unbind() })
@@ -97,8 +106,14 @@ final class JournalController: JournalModelDelegate {
     private func listIfShown() {
         guard !isListed, model.isLoaded, view.isMapped else { return }
         isListed = true
-        list.splice(at: 0, removing: list.count, adding: model.ids.map(String.init))
+        firstScreen.begin(windowHeight: Int(view.windowHeight))
+        list.replaceAll(with: model.ids)
         Trace.once("journal listed \(model.count) entries")
+        list.afterNextPaint { [weak self] in
+            guard let self else { return }
+            firstScreen.end()
+            fillWaitingRows()
+        }
     }
 
     var page: Page { Page(rawValue: view.visiblePage) ?? .loading }
@@ -111,19 +126,20 @@ final class JournalController: JournalModelDelegate {
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
         switch change {
         case .reloaded:
+            Trace.once("journal loaded")
             isListed = false
             listIfShown()
         case _ where !isListed:
             break // listed whole, from the model, when the page first shows
         case .inserted(let index), .restored(let index):
-            list.splice(at: index, removing: 0, adding: [String(model.ids[index])])
+            list.splice(at: index, removing: 0, adding: [model.ids[index]])
             list.scroll(to: index)
         case .updated(let id, _):
             // Only the rows showing this entry read it again.
             for row in list.builtRows where row.entryID == id { row.bind(id: id, from: model) }
         case .moved(_, let from, let to):
             list.splice(at: from, removing: 1, adding: [])
-            list.splice(at: to, removing: 0, adding: [String(model.ids[to])])
+            list.splice(at: to, removing: 0, adding: [model.ids[to]])
         case .removed(let index):
             list.splice(at: index, removing: 1, adding: [])
         case .entriesLoaded(let ids):
@@ -157,10 +173,12 @@ final class JournalController: JournalModelDelegate {
         // than leave the rows waiting for ever.
         banner.text = tr("Some entries could not be read. Flourish will try again.") + " " + reason
         banner.isVisible = true
-        MainLoop.after(milliseconds: Self.retryMilliseconds) { [weak self] in self?.refetchWaitingRows() }
+        MainLoop.after(milliseconds: Self.retryMilliseconds) { [weak self] in self?.fillWaitingRows() }
     }
 
-    private func refetchWaitingRows() {
+    /// Binds again every row still waiting for its entry: from memory if it is there now, else
+    /// by asking for it again.
+    private func fillWaitingRows() {
         for row in list.builtRows {
             if let id = row.entryID, row.entry == nil {
                 row.bind(id: id, from: model)

@@ -7,11 +7,12 @@ import GtkKit
 @MainActor
 final class JournalRow {
     let view = Box(.vertical, spacing: 4)
-    let titleLabel = Label()
-    let bodyLabel = Label()
-    let metaLabel = Label()
+    // A row shows the start of the entry: a few lines, however long the entry is.
+    let titleLabel = PreviewText(lines: 2)
+    let bodyLabel = PreviewText(lines: 3)
+    let metaLabel = PreviewText(lines: 2)
     /// Where the person was, when they attached it: "52.52° N, 13.40° E ±50 m".
-    let locationLabel = Label()
+    let locationLabel = PreviewText(lines: 2)
 
     /// The entry shown, or nil while it is still being read from disk.
     private(set) var entryID: Int64?
@@ -33,13 +34,8 @@ final class JournalRow {
         metaLabel.addClass("journal-meta")
         locationLabel.addClass("journal-meta")
         for label in [titleLabel, bodyLabel, metaLabel, locationLabel] {
-            label.alignStart()
-            label.enableWrapping()
             view.append(label)
         }
-        // A row shows the start of the entry: a few lines, however long the entry is.
-        titleLabel.limitLines(2)
-        bodyLabel.limitLines(3)
         view.onMap { [unowned self] in
             if entry != nil { Trace.once("first journal row shown") }
         }

@@ -168,7 +168,19 @@ final class MainWindow {
 
     func show(_ page: Page) { pages.visiblePage = page.rawValue }
 
+    /// The window appears in its final look at once. When a window first gets the keyboard, GTK
+    /// fades every control from its unfocused look over 0.2 s: twenty frames of work before
+    /// the app is ready, for a change no one is waiting to watch. Transitions are off (see
+    /// `window.appearing` in flourish.css) until that first active frame is painted.
+    private func appearAtOnce() {
+        window.addClass("appearing")
+        window.onFirstActive { [window] in
+            window.afterNextPaint { window.removeClass("appearing") }
+        }
+    }
+
     func present() {
+        appearAtOnce()
         window.present()
         Trace.once("window presented")
         Trace.frames(of: window)

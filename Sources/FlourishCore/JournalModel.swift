@@ -56,6 +56,8 @@ public final class JournalModel {
 
     /// How many neighbours to fetch with an entry that scrolls into view, so a scroll is one read.
     static let fetchWindow = 60
+    /// How many of the newest entries are read with the ids: more than a tall window shows.
+    public nonisolated static let openingEntries = 40
 
     public init(store: any JournalStoring, clock: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
@@ -67,16 +69,30 @@ public final class JournalModel {
     // MARK: - Loading
 
     /// Loads the ids in the background, then tells the delegate `.reloaded`.
+    ///
+    /// The newest `openingEntries` come with them: they are the rows the Journal page opens on,
+    /// so its first frame shows them whole instead of placeholders that a second frame fills in.
+    /// A few dozen rows read, nothing laid out: the rest of the journal stays on disk.
     public func load() {
         let store = self.store
         work.async {
-            let result = Result { () throws(JournalError) in try store.entryIDs() }
+            let result = Result { () throws(JournalError) in
+                let ids = try store.entryIDs()
+                let opening = Array(ids.prefix(Self.openingEntries))
+                // A failed read of the opening rows is no failed load: they are asked for again
+                // as they bind, like any other row.
+                return (ids, opening, opening.isEmpty ? [] : try? store.entries(ids: opening))
+            }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     switch result {
-                    case .success(let ids):
+                    case .success(let (ids, opening, entries)):
                         self.ids = ids
                         self.isLoaded = true
+                        if let entries {
+                            self.remember(entries)
+                            self.unreadable.formUnion(Set(opening).subtracting(entries.map(\.id)))
+                        }
                         self.delegate?.journalModel(self, didChange: .reloaded)
                     case .failure(let error):
                         self.delegate?.journalModel(self, didFailWith: error)
@@ -108,9 +124,22 @@ public final class JournalModel {
         ids.indices.contains(index) ? entry(id: ids[index]) : nil
     }
 
-    private func request(around id: Int64) {
+    /// Reads ahead of a scroll: when the row at `index` binds, the entries `readAhead` rows further
+    /// either way are read if they are not in memory yet, so rows scrolling into view arrive whole
+    /// instead of as placeholders a later frame fills in.
+    public func readAhead(of index: Int) {
+        for target in [index + Self.readAhead, index - Self.readAhead] where ids.indices.contains(target) {
+            let id = ids[target]
+            if cache[id] == nil && !unreadable.contains(id) { request(around: id, at: target) }
+        }
+    }
+
+    /// How far ahead of the rows binding the entries are read: more than a built list holds.
+    public nonisolated static let readAhead = 30
+
+    private func request(around id: Int64, at knownIndex: Int? = nil) {
         guard !requested.contains(id) else { return }
-        let index = ids.firstIndex(of: id) ?? 0
+        let index = knownIndex ?? ids.firstIndex(of: id) ?? 0
         let window = ids.isEmpty ? [id] : ids[max(0, index - Self.fetchWindow / 3)..<min(ids.count, index + Self.fetchWindow)]
         let missing = Set([id] + window).filter { cache[$0] == nil && !requested.contains($0) && !unreadable.contains($0) }
         requested.formUnion(missing)

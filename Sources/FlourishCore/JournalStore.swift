@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The only door to the journal file: opens (creating it private to the user), migrates, and
 /// offers intent methods. Thread-safe; all methods block, so call them off the GTK thread.
@@ -160,7 +161,18 @@ public final class JournalStore: JournalStoring {
     public func entryIDs() throws(JournalError) -> [Int64] {
         try worded {
             try queue.read { db in
-                try Int64.fetchAll(db, sql: "SELECT id FROM entry ORDER BY created_at DESC, id DESC")
+                // Stepped by hand: for every entry of the journal, GRDB's generic decoding of each
+                // row costs more than SQLite reading it (a quarter of a 100,000-entry start-up).
+                let statement = try db.makeStatement(sql: "SELECT id FROM entry ORDER BY created_at DESC, id DESC")
+                let handle = statement.sqliteStatement
+                var ids: [Int64] = []
+                while true {
+                    switch sqlite3_step(handle) {
+                    case SQLITE_ROW: ids.append(sqlite3_column_int64(handle, 0))
+                    case SQLITE_DONE: return ids
+                    case let code: throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                }
             }
         }
     }

@@ -21,6 +21,7 @@ public final class Application {
     /// business (parsed before this), so GTK sees only the program name.
     public func run(programName: String) -> Int32 {
         MainLoop.integrateDispatch()
+        Toolkit.skipGLUnderCairo()
         var name = strdup(programName)
         defer { free(name) }
         return withUnsafeMutablePointer(to: &name) { argv in

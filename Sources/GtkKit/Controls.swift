@@ -2,6 +2,19 @@ import CGtk
 import Foundation
 
 /// GtkLabel.
+/// A few lines of text for list rows: as wide as it is given, wrapped at words, at most
+/// `lines` lines with "…" at the end of the last. Unlike a wrapping `Label` it lays its text out
+/// only once for each width (see `flourish_preview_new`), which is what a list scrolling rows
+/// in needs. Not selectable; a screen reader reads it as a label.
+public final class PreviewText: Widget {
+    public init(lines: Int32) { super.init(flourish_preview_new(lines)) }
+
+    public var text: String {
+        get { string(from: flourish_preview_get_text(raw)) }
+        set { flourish_preview_set_text(raw, newValue) }
+    }
+}
+
 public final class Label: Widget {
     public init(_ text: String = "") { super.init(gtk_label_new(text)) }
 

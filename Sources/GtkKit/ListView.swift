@@ -1,25 +1,27 @@
 import CGtk
 
-/// A virtualized list over a GtkStringList of keys, with rows built by Swift.
+/// A virtualized list of keys, with rows built by Swift.
 ///
 /// It is a one-column GtkGridView rather than a GtkListView: on GTK 4.8 a list view keeps 200
 /// rows built, bound and measured around its anchor (GTK_LIST_VIEW_MAX_LIST_ITEMS) whatever its
-/// height, while a grid view keeps about 30 rows, so its cost follows the screen. A list of
-/// strings (Flourish's entry ids) avoids defining a GObject subclass in Swift. Each row is a
+/// height, while a grid view keeps about 30 rows, so its cost follows the screen. The keys (for
+/// Flourish, entry ids) stay a Swift array; the view's model only counts them (see
+/// `flourish_count_model_new`), so listing a journal makes no object per entry. Each row is a
 /// Swift object made once per row widget and bound to a key (and told its position) as it
 /// scrolls into view.
-public final class KeyedListView<Row: AnyObject>: Widget {
+public final class KeyedListView<Row: AnyObject, Key>: Widget {
     public typealias MakeRow = @MainActor () -> (row: Row, widget: Widget)
 
-    nonisolated(unsafe) private let keys: OpaquePointer // GtkStringList, owned by the selection model, referenced here too
+    nonisolated(unsafe) private let model: OpaquePointer // the count model, owned by the selection model, referenced here too
+    public private(set) var keys: [Key] = []
     private var rows: [UnsafeMutableRawPointer: (row: Row, widget: Widget)] = [:]
 
     public init(makeRow: @escaping MakeRow,
-                bind: @escaping @MainActor (Row, String, Int) -> Void,
+                bind: @escaping @MainActor (Row, Key, Int) -> Void,
                 unbind: @escaping @MainActor (Row) -> Void) {
-        keys = gtk_string_list_new(nil)
-        g_object_ref(UnsafeMutableRawPointer(keys))
-        let selection = gtk_no_selection_new(keys) // takes ownership of one reference
+        model = flourish_count_model_new()
+        g_object_ref(UnsafeMutableRawPointer(model))
+        let selection = gtk_no_selection_new(model) // takes ownership of one reference
         let factory = gtk_signal_list_item_factory_new()!
         super.init(listRoledGridView())
         gtk_grid_view_set_model(OpaquePointer(raw), selection)
@@ -39,10 +41,10 @@ public final class KeyedListView<Row: AnyObject>: Widget {
             self.rows[item] = made
         })
         Signal.connectPointer(factoryPointer, "bind", { [weak self] item in
-            guard let self, let item, let made = self.rows[item],
-                  let object = gtk_list_item_get_item(OpaquePointer(item)) else { return }
-            bind(made.row, string(from: gtk_string_object_get_string(OpaquePointer(object))),
-                 Int(gtk_list_item_get_position(OpaquePointer(item))))
+            guard let self, let item, let made = self.rows[item] else { return }
+            let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
+            guard keys.indices.contains(position) else { return }
+            bind(made.row, keys[position], position)
         })
         Signal.connectPointer(factoryPointer, "unbind", { [weak self] item in
             guard let self, let item, let made = self.rows[item] else { return }
@@ -55,24 +57,26 @@ public final class KeyedListView<Row: AnyObject>: Widget {
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(keys))
+        g_object_unref(UnsafeMutableRawPointer(model))
     }
 
-    public var count: Int { Int(g_list_model_get_n_items(keys)) }
+    /// How many items the view has, as GTK counts them.
+    public var count: Int { Int(g_list_model_get_n_items(model)) }
 
-    public func key(at position: Int) -> String {
-        string(from: gtk_string_list_get_string(keys, UInt32(position)))
+    public func key(at position: Int) -> Key { keys[position] }
+
+    /// Replaces `removing` keys at `position` with `adding`, in one change.
+    public func splice(at position: Int, removing: Int, adding: [Key]) {
+        keys.replaceSubrange(position..<position + removing, with: adding)
+        flourish_count_model_splice(model, UInt32(position), UInt32(removing), UInt32(adding.count))
     }
 
-    /// Replaces `removing` keys at `position` with `adding`, in one change the view animates as one.
-    public func splice(at position: Int, removing: Int, adding: [String]) {
-        let strings: [UnsafeMutablePointer<CChar>?] = adding.map { strdup($0) } + [nil]
-        defer { strings.forEach { free($0) } }
-        strings.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_string_list_splice(keys, UInt32(position), UInt32(removing), $0)
-            }
-        }
+    /// Shows `newKeys` in place of everything: for a whole journal, one copy-on-write array
+    /// and one change, whatever its length.
+    public func replaceAll(with newKeys: [Key]) {
+        let removed = keys.count
+        keys = newKeys
+        flourish_count_model_splice(model, 0, UInt32(removed), UInt32(newKeys.count))
     }
 
     /// The rows that currently have a widget (on screen or just off it), for tests and refreshes.
@@ -80,7 +84,7 @@ public final class KeyedListView<Row: AnyObject>: Widget {
 
     /// Calls `action` with the key of a row the person activates: a click (one is enough, as in a
     /// list of links), or Enter on the focused row.
-    public func onActivate(_ action: @escaping @MainActor (String) -> Void) {
+    public func onActivate(_ action: @escaping @MainActor (Key) -> Void) {
         gtk_grid_view_set_single_click_activate(OpaquePointer(raw), 1)
         Signal.connectPosition(pointer, "activate", { [weak self] position in
             guard let self, Int(position) < count else { return }

@@ -124,6 +124,27 @@ public class Widget {
         Signal.connect(UnsafeMutableRawPointer(clock), "after-paint", painted)
     }
 
+    /// Calls `action` once, after the window's next frame is painted: for work that should not
+    /// hold up what that frame shows.
+    public func afterNextPaint(_ action: @escaping @MainActor () -> Void) {
+        guard let clock = gtk_widget_get_frame_clock(raw) else { return MainLoop.after(milliseconds: 0, action) }
+        let instance = UnsafeMutableRawPointer(clock)
+        var handler: UInt = 0
+        handler = Signal.connect(instance, "after-paint") {
+            guard handler != 0 else { return }
+            // GLib keeps the closure alive until this emission returns.
+            g_signal_handler_disconnect(instance, handler)
+            handler = 0
+            action()
+        }
+    }
+
+    /// The height of the window the widget is in (0 outside one).
+    public var windowHeight: Int32 {
+        guard let root = gtk_widget_get_root(raw) else { return 0 }
+        return gtk_widget_get_allocated_height(UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self))
+    }
+
     /// Calls `action` each time the widget is mapped (comes on screen).
     public func onMap(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "map", action)

@@ -77,6 +77,21 @@ public final class Window: Widget {
         gtk_widget_add_controller(raw, gesture)
     }
 
+    public var isActive: Bool { gtk_window_is_active(window) != 0 }
+
+    /// Runs `action` once, the first time the window is active (has the keyboard).
+    public func onFirstActive(_ action: @escaping @MainActor () -> Void) {
+        if isActive { return action() }
+        let instance = pointer
+        var handler: UInt = 0
+        handler = Signal.connectPointer(instance, "notify::is-active", { [weak self] _ in
+            guard let self, handler != 0, isActive else { return }
+            g_signal_handler_disconnect(instance, handler)
+            handler = 0
+            action()
+        })
+    }
+
     /// Runs `action` when the window is asked to close; return true to keep it open.
     public func onCloseRequest(_ action: @escaping @MainActor () -> Bool) {
         Signal.connectReturning(pointer, "close-request", action)

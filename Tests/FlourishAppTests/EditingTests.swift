@@ -119,7 +119,7 @@ final class EditingTests: XCTestCase {
             let changed = try XCTUnwrap(row(harness, middle.id))
             XCTAssertEqual(changed.titleLabel.text, "Middle, corrected")
             XCTAssertTrue(changed.view.hasClass(Theme.moodClass(.theWorst)))
-            XCTAssertEqual(journal.list.key(at: 1), String(middle.id), "the row keeps its place")
+            XCTAssertEqual(journal.list.key(at: 1), middle.id, "the row keeps its place")
 
             let stored = try XCTUnwrap(try harness.journal.entries(ids: [middle.id]).first)
             XCTAssertEqual(stored.title, "Middle, corrected")
@@ -205,7 +205,7 @@ final class EditingTests: XCTestCase {
             journal.editor.save()
             harness.waitUntil("saved") { journal.page == .entry }
             XCTAssertEqual(harness.model.ids, [saved[1].id, saved[0].id, saved[2].id])
-            XCTAssertEqual(journal.list.key(at: 2), String(saved[2].id), "the row moved to its new place")
+            XCTAssertEqual(journal.list.key(at: 2), saved[2].id, "the row moved to its new place")
             XCTAssertEqual(try harness.journal.entryIDs(), harness.model.ids)
         }
     }
@@ -234,7 +234,7 @@ final class EditingTests: XCTestCase {
 
             XCTAssertTrue(harness.main.window.activateAction("win.undo"), "Ctrl+Z undoes while the notice shows")
             harness.waitUntil("the latest comes back first") { journal.list.count == 2 }
-            XCTAssertEqual(journal.list.key(at: 0), String(saved[2].id))
+            XCTAssertEqual(journal.list.key(at: 0), saved[2].id)
             XCTAssertTrue(notice.isShowing, "the earlier deletion can still be undone")
 
             notice.undoButton.click()
@@ -337,7 +337,7 @@ final class EditingTests: XCTestCase {
             XCTAssertEqual(form.datePicker.button.label, "Now", "the form resets the date too")
             let id = try XCTUnwrap(harness.model.ids[safe: 1])
             XCTAssertEqual(harness.model.ids, [saved[2].id, id, saved[1].id, saved[0].id])
-            XCTAssertEqual(harness.main.journal.list.key(at: 1), String(id))
+            XCTAssertEqual(harness.main.journal.list.key(at: 1), id)
             XCTAssertEqual(try harness.journal.entries(ids: [id]).first?.title, "Looking back")
         }
     }

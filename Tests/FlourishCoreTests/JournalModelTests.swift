@@ -78,18 +78,41 @@ final class JournalModelTests: XCTestCase {
         }
     }
 
-    func testEntriesArriveLazilyInOneBatch() throws {
+    func testTheNewestEntriesComeWithTheIdsAndTheRestLazilyInOneBatch() throws {
         let store = try JournalStore(path: folder.file("j.sqlite"))
         let saved = try (0..<200).map { try store.save(newEntry("entry \($0)"), createdAt: Date(timeIntervalSince1970: Double($0))) }
         MainActor.assumeIsolated {
             let (model, delegate) = loadedModel(store)
-            XCTAssertNil(model.entry(at: 0), "nothing is read before a row asks")
-            XCTAssertNil(model.entry(at: 1))
+            let opening = JournalModel.openingEntries
+            XCTAssertEqual(model.entry(at: 0)?.title, "entry 199", "the rows the page opens on are read with the ids")
+            XCTAssertEqual(model.entry(at: opening - 1)?.title, "entry \(200 - opening)")
+            XCTAssertFalse(model.isCached(id: model.ids[opening]), "nothing further down is read before a row asks")
+            XCTAssertNil(model.entry(at: 120))
+            XCTAssertNil(model.entry(at: 121))
             waitUntil { delegate.changes.count == 2 }
             guard case .entriesLoaded(let ids)? = delegate.changes.last else { return XCTFail("no entries loaded") }
-            XCTAssertTrue(ids.contains(saved[199].id) && ids.contains(saved[198].id))
-            XCTAssertLessThan(ids.count, 200, "only a window around the requested rows is read")
-            XCTAssertEqual(model.entry(at: 0)?.title, "entry 199")
+            XCTAssertTrue(ids.contains(saved[200 - 121].id) && ids.contains(saved[200 - 122].id))
+            XCTAssertLessThan(ids.count, 200 - opening, "only a window around the requested rows is read")
+            XCTAssertEqual(model.entry(at: 120)?.title, "entry 79")
+        }
+    }
+
+    func testReadingAheadOfAScrollReadsTheRowsAPageFurtherBeforeTheyAsk() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        try store.save((0..<500).map { (entry: newEntry("entry \($0)"), createdAt: Date(timeIntervalSince1970: Double($0))) })
+        MainActor.assumeIsolated {
+            let (model, delegate) = loadedModel(store)
+            let ahead = JournalModel.readAhead
+            XCTAssertFalse(model.isCached(id: model.ids[100 + ahead]))
+            model.readAhead(of: 100) // the row at 100 binds, scrolling down
+            waitUntil { delegate.changes.count == 2 }
+            XCTAssertTrue(model.isCached(id: model.ids[100 + ahead]), "the entries a page further down are read")
+            XCTAssertTrue(model.isCached(id: model.ids[100 - ahead]), "and a page further up")
+            XCTAssertFalse(model.isCached(id: model.ids[400]), "nothing far away")
+            let changes = delegate.changes.count
+            model.readAhead(of: 101)
+            RunLoop.main.run(until: Date().addingTimeInterval(0.2))
+            XCTAssertEqual(delegate.changes.count, changes, "what is in memory is not read again")
         }
     }
 
@@ -143,31 +166,59 @@ final class JournalModelTests: XCTestCase {
         }
     }
 
+    /// Writes an entry that no longer decodes (a mood off the scale, as only editing the file by
+    /// hand, past the CHECK, could leave), dated `seconds` after 1970.
+    func insertUnreadableEntry(at path: String, seconds: Int) throws -> Int64 {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.write { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "INSERT INTO entry (title, body, mood, created_at, uuid) VALUES ('bad', '', 9, ?, 'b')",
+                           arguments: [String(format: "1970-01-01 00:00:%02d.000", seconds)])
+            return db.lastInsertedRowID
+        }
+    }
+
     func testAnUnreadableRowIsReportedOnceAndNotAskedForAgain() throws {
         let path = folder.file("j.sqlite")
         let store = try JournalStore(path: path)
-        let good = try store.save(newEntry("good"), createdAt: Date(timeIntervalSince1970: 1))
-        // A mood off the scale, as only editing the file by hand (past the CHECK) could leave.
-        let queue = try DatabaseQueue(path: path)
-        let badID: Int64 = try queue.write { db in
-            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            try db.execute(sql: "INSERT INTO entry (title, body, mood, created_at, uuid) VALUES ('bad', '', 9, '1970-01-01 00:00:05.000', 'b')")
-            return db.lastInsertedRowID
+        // Enough newer entries that the bad one is not among those read with the ids.
+        let good = try (0..<JournalModel.openingEntries).map {
+            try store.save(newEntry("good \($0)"), createdAt: Date(timeIntervalSince1970: Double(10 + $0)))
         }
-        try queue.close()
+        let badID = try insertUnreadableEntry(at: path, seconds: 5)
+        let counting = CountingStore(real: store)
+        MainActor.assumeIsolated {
+            let (model, delegate) = loadedModel(counting)
+            XCTAssertEqual(model.ids.last, badID)
+            XCTAssertNil(model.entry(id: badID))
+            waitUntil { delegate.changes.count == 2 }
+            XCTAssertEqual(delegate.changes.last, .entriesLoaded(ids: [badID]))
+            XCTAssertTrue(model.isUnreadable(id: badID))
+            XCTAssertEqual(model.entry(id: good[0].id)?.title, "good 0")
+            let reads = counting.entryReads
+            XCTAssertNil(model.entry(id: badID))
+            RunLoop.main.run(until: Date().addingTimeInterval(0.2))
+            XCTAssertEqual(counting.entryReads, reads, "an unreadable row is not read again on every bind")
+        }
+    }
+
+    func testAnUnreadableRowAmongTheNewestIsFoundWithTheIds() throws {
+        let path = folder.file("j.sqlite")
+        let store = try JournalStore(path: path)
+        let good = try store.save(newEntry("good"), createdAt: Date(timeIntervalSince1970: 1))
+        let badID = try insertUnreadableEntry(at: path, seconds: 5)
         let counting = CountingStore(real: store)
         MainActor.assumeIsolated {
             let (model, delegate) = loadedModel(counting)
             XCTAssertEqual(model.ids, [badID, good.id])
-            XCTAssertNil(model.entry(id: badID))
-            waitUntil { delegate.changes.count == 2 }
-            XCTAssertEqual(delegate.changes.last, .entriesLoaded(ids: [badID, good.id]))
-            XCTAssertTrue(model.isUnreadable(id: badID))
+            XCTAssertTrue(model.isUnreadable(id: badID), "read with the ids, and found unreadable")
             XCTAssertEqual(model.entry(id: good.id)?.title, "good")
             let reads = counting.entryReads
             XCTAssertNil(model.entry(id: badID))
             RunLoop.main.run(until: Date().addingTimeInterval(0.2))
             XCTAssertEqual(counting.entryReads, reads, "an unreadable row is not read again on every bind")
+            XCTAssertEqual(delegate.changes, [.reloaded])
         }
     }
 
