@@ -102,9 +102,13 @@ static inline GType flourish_count_model_get_type(void) {
         GTypeInfo info = { 0 };
         info.class_size = sizeof(FlourishCountModelClass);
         info.instance_size = sizeof(FlourishCountModel);
-        GType registered = g_type_register_static(G_TYPE_OBJECT, "FlourishCountModel", &info, 0);
-        GInterfaceInfo list = { flourish_count_model_init_interface, NULL, NULL };
-        g_type_add_interface_static(registered, G_TYPE_LIST_MODEL, &list);
+        // These statics exist once per object file that calls this: another must find the type.
+        GType registered = g_type_from_name("FlourishCountModel");
+        if (registered == 0) {
+            registered = g_type_register_static(G_TYPE_OBJECT, "FlourishCountModel", &info, 0);
+            GInterfaceInfo list = { flourish_count_model_init_interface, NULL, NULL };
+            g_type_add_interface_static(registered, G_TYPE_LIST_MODEL, &list);
+        }
         g_once_init_leave(&type, registered);
     }
     return type;
@@ -127,7 +131,7 @@ static inline void flourish_count_model_splice(GListModel *model, guint position
 // at its narrowest), and GTK measures the width before every height. In a list, where the view
 // gives each row its width, that is most of the cost of a row scrolling in. This widget has no
 // width of its own (it takes the width it is given) and lays its text out once per width: at most
-// `lines` lines, wrapped at words, the last ending in "…". Screen readers meet it as a label
+// `lines` lines a paragraph, wrapped at words, the last ending in "…". Screen readers meet it as a label
 // named by its text, as GtkLabel is; themes style it as "label".
 typedef struct {
     GtkWidget parent_instance;
@@ -142,6 +146,7 @@ static gpointer flourish_preview_parent_class = NULL;
 
 static inline void flourish_preview_break_at(FlourishPreview *self, int width) {
     if (self->layout == NULL) {
+        // In the widget's font as CSS gives it now (see flourish_preview_css_changed).
         self->layout = gtk_widget_create_pango_layout(GTK_WIDGET(self), self->text ? self->text : "");
         pango_layout_set_wrap(self->layout, PANGO_WRAP_WORD_CHAR);
         pango_layout_set_ellipsize(self->layout, PANGO_ELLIPSIZE_END);
@@ -150,9 +155,12 @@ static inline void flourish_preview_break_at(FlourishPreview *self, int width) {
         pango_layout_set_width(self->layout, -1);
     }
     if (width != self->width) {
-        pango_layout_set_width(self->layout, width > 0 ? width * PANGO_SCALE : -1);
+        pango_layout_set_width(self->layout, width >= 0 ? width * PANGO_SCALE : -1);
         self->width = width;
     }
+    // As GtkLabel does: Pango's LEFT means the start only for the context's own direction.
+    gboolean rtl = gtk_widget_get_direction(GTK_WIDGET(self)) == GTK_TEXT_DIR_RTL;
+    pango_layout_set_alignment(self->layout, rtl ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
 }
 
 static inline GtkSizeRequestMode flourish_preview_request_mode(GtkWidget *widget) {
@@ -191,6 +199,22 @@ static inline void flourish_preview_snapshot(GtkWidget *widget, GtkSnapshot *sna
     gtk_snapshot_append_layout(snapshot, self->layout, &color);
 }
 
+// A new class, theme or text size can change the font: the layout is then made again. Other
+// style changes (hover, focus, the window's backdrop) keep it, and so cost no new layout.
+static inline void flourish_preview_css_changed(GtkWidget *widget, GtkCssStyleChange *change) {
+    GTK_WIDGET_CLASS(flourish_preview_parent_class)->css_changed(widget, change);
+    FlourishPreview *self = (FlourishPreview *)widget;
+    if (self->layout == NULL) return;
+    PangoContext *now = gtk_widget_create_pango_context(widget);
+    gboolean same = pango_font_description_equal(pango_context_get_font_description(now),
+                                                 pango_context_get_font_description(pango_layout_get_context(self->layout)));
+    g_object_unref(now);
+    if (same) return;
+    g_clear_object(&self->layout);
+    self->width = -1;
+    gtk_widget_queue_resize(widget);
+}
+
 static inline void flourish_preview_finalize(GObject *object) {
     FlourishPreview *self = (FlourishPreview *)object;
     g_clear_object(&self->layout);
@@ -207,6 +231,7 @@ static inline void flourish_preview_class_init(gpointer klass, gpointer data) {
     widget_class->measure = flourish_preview_measure;
     widget_class->size_allocate = flourish_preview_size_allocate;
     widget_class->snapshot = flourish_preview_snapshot;
+    widget_class->css_changed = flourish_preview_css_changed;
     gtk_widget_class_set_css_name(widget_class, "label");
     gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
 }
@@ -226,7 +251,11 @@ static inline GType flourish_preview_get_type(void) {
         info.class_init = flourish_preview_class_init;
         info.instance_size = sizeof(FlourishPreview);
         info.instance_init = flourish_preview_init;
-        g_once_init_leave(&type, g_type_register_static(GTK_TYPE_WIDGET, "FlourishPreview", &info, 0));
+        // These statics exist once per object file that calls this: another must find the type
+        // (its class, and so flourish_preview_parent_class, was set up by the first).
+        GType registered = g_type_from_name("FlourishPreview");
+        if (registered == 0) registered = g_type_register_static(GTK_TYPE_WIDGET, "FlourishPreview", &info, 0);
+        g_once_init_leave(&type, registered);
     }
     return type;
 }
@@ -244,6 +273,7 @@ static inline const char *flourish_preview_get_text(GtkWidget *widget) {
 
 static inline void flourish_preview_set_text(GtkWidget *widget, const char *text) {
     FlourishPreview *self = (FlourishPreview *)widget;
+    if (text == NULL) text = "";
     if (g_strcmp0(self->text, text) == 0) return;
     g_free(self->text);
     self->text = g_strdup(text);

@@ -38,6 +38,23 @@ final class FirstShowingTests: XCTestCase {
         }
     }
 
+    func testARowsTextFollowsAFontChange() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            _ = try harness.journal.save(try EntryDraft(title: "Fonts", body: "A line of words.", mood: .okay).validated().get(), createdAt: Date())
+            harness.model.load()
+            harness.main.show(.journal)
+            harness.waitUntil("the row is shown") { harness.main.journal.rows.contains { $0.entry != nil && $0.view.isMapped } }
+            MainLoop.run(for: 0.2)
+            let row = try XCTUnwrap(harness.main.journal.rows.first { $0.entry != nil })
+            let before = row.bodyLabel.allocatedHeight
+            XCTAssertGreaterThan(before, 0)
+            row.bodyLabel.addClass("entry-view-title") // 1.8em instead of 0.95em
+            harness.waitUntil("the text is laid out again in the larger font") { row.bodyLabel.allocatedHeight > before }
+        }
+    }
+
     func testTheWindowAppearsWithoutTransitionsThenAnimatesAsUsual() throws {
         try MainActor.assumeIsolated {
             let harness = try Harness(animations: true)
