@@ -1,10 +1,9 @@
 import CGtk
 import Foundation
 
-/// GtkLabel.
-/// A few lines of text for list rows: as wide as it is given, wrapped at words, at most
-/// `lines` lines with "…" at the end of the last. Unlike a wrapping `Label` it lays its text out
-/// only once for each width (see `flourish_preview_new`), which is what a list scrolling rows
+/// A few lines of text for list rows: as wide as it is given, wrapped at words, at most `lines`
+/// lines a paragraph, with "…" at the end of the last. Unlike a wrapping `Label` it lays its text
+/// out only once for each width (see `flourish_preview_new`), which is what a list scrolling rows
 /// in needs. Not selectable; a screen reader reads it as a label.
 public final class PreviewText: Widget {
     public init(lines: Int32) { super.init(flourish_preview_new(lines)) }
@@ -15,6 +14,7 @@ public final class PreviewText: Widget {
     }
 }
 
+/// GtkLabel.
 public final class Label: Widget {
     public init(_ text: String = "") { super.init(gtk_label_new(text)) }
 
@@ -30,12 +30,6 @@ public final class Label: Widget {
         gtk_label_set_wrap(opaque, 1)
         gtk_label_set_wrap_mode(opaque, PANGO_WRAP_WORD_CHAR)
         gtk_label_set_natural_wrap_mode(opaque, GTK_NATURAL_WRAP_WORD)
-    }
-
-    /// Shows at most `lines` lines, ending the last with "…" if there is more.
-    public func limitLines(_ lines: Int32) {
-        gtk_label_set_lines(opaque, lines)
-        gtk_label_set_ellipsize(opaque, PANGO_ELLIPSIZE_END)
     }
 
     /// Aligns the text to the start of the line (labels centre by default).
