@@ -45,7 +45,7 @@ let package = Package(
         // What both test suites use: temporary folders and a real store with faults in front.
         .target(
             name: "FlourishTestSupport",
-            dependencies: ["FlourishCore"],
+            dependencies: ["FlourishCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/Support",
             exclude: ["geoclue_standin.py", "portal_standin.py"],
             swiftSettings: [.swiftLanguageMode(.v5)]

@@ -10,6 +10,7 @@ public final class FlourishApplication {
     private let application: Application
     private let journalPath: String
     private var model: JournalModel?
+    private var store: JournalStore?
     private(set) var mainWindow: MainWindow?
 
     /// - Parameter journalPath: the journal file; `--database` gives a non-unique instance so that
@@ -27,7 +28,9 @@ public final class FlourishApplication {
     public func run() -> Int32 {
         let status = application.run(programName: "flourish")
         model?.finishPendingWork()
-        return status
+        store?.close()
+        // A journal that could not be opened ends the app as a failure, for scripts and launchers.
+        return problemWindow == nil ? status : 1
     }
 
     private var isOpening = false
@@ -63,12 +66,13 @@ public final class FlourishApplication {
         switch result {
         case .success(let store):
             Trace.once("journal opened")
+            self.store = store
             let model = JournalModel(store: store)
             self.model = model
             // Read in the background while the window is built: its answer arrives on the main
             // queue after this method returns, when the journal page is there to hear it.
             model.load()
-            let mainWindow = MainWindow(application: application, model: model,
+            let mainWindow = MainWindow(application: application, model: model, journalPath: journalPath,
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
                                         preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)))
             self.mainWindow = mainWindow

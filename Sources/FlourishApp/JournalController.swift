@@ -18,6 +18,9 @@ final class JournalController: JournalModelDelegate {
     /// In the header bar while an entry is open: back to the journal where it was.
     let backButton = Button(iconName: "go-previous-symbolic", accessibleName: tr("Back"))
 
+    /// Told when the journal's health check has its verdict (`model.health`).
+    var onHealthChecked: () -> Void = {}
+
     /// Which rows wait for the first frame of the page to be painted.
     let firstScreen: FirstScreen
 
@@ -125,6 +128,9 @@ final class JournalController: JournalModelDelegate {
 
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
         switch change {
+        case .checked:
+            onHealthChecked()
+            return
         case .reloaded:
             Trace.once("journal loaded")
             isListed = false

@@ -41,17 +41,18 @@ final class JournalRow {
         }
     }
 
-    /// Shows the entry with this id, or a quiet placeholder until it arrives (or a plain word
-    /// if it cannot be read).
-    func bind(id: Int64, entry: Entry?, unreadable: Bool = false) {
+    /// Shows the entry with this id, or a quiet placeholder until it arrives, or, for a row that
+    /// cannot be read, says so with the reason (and no mood colour: it has no valid mood to show).
+    func bind(id: Int64, entry: Entry?, unreadableReason: String? = nil) {
         entryID = id
         self.entry = entry
         setMood(entry?.mood)
         guard let entry else {
-            titleLabel.text = unreadable ? tr("This entry could not be read.") : "…"
+            titleLabel.text = unreadableReason == nil ? "…" : tr("This entry could not be read")
             titleLabel.isVisible = true
-            bodyLabel.isVisible = false
-            metaLabel.text = ""
+            bodyLabel.text = unreadableReason ?? ""
+            bodyLabel.isVisible = unreadableReason != nil
+            metaLabel.isVisible = false
             locationLabel.isVisible = false
             return
         }
@@ -60,6 +61,7 @@ final class JournalRow {
         bodyLabel.text = entry.body.preview(limit: Entry.rowBodyLimit)
         bodyLabel.isVisible = !entry.body.isEmpty
         let date = Self.dateFormatter.string(from: entry.createdAt)
+        metaLabel.isVisible = true
         metaLabel.text = String(format: tr("%@ · feeling %@"), date, entry.mood.title)
         locationLabel.isVisible = entry.location != nil
         if let location = entry.location {
@@ -71,7 +73,7 @@ final class JournalRow {
 
     /// Shows what `model` knows of entry `id` now (asking it to read the entry if it has not).
     func bind(id: Int64, from model: JournalModel) {
-        bind(id: id, entry: model.entry(id: id), unreadable: model.isUnreadable(id: id))
+        bind(id: id, entry: model.entry(id: id), unreadableReason: model.unreadableReason(id: id))
     }
 
     func unbind() {

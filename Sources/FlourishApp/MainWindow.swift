@@ -11,6 +11,9 @@ final class MainWindow {
     let alerts: Alerts
     /// "Entry deleted" with Undo, over the top of the window.
     let notice: UndoNotice
+    /// Across the top when the journal turns out to be damaged.
+    let damageBar: DamageBar
+    private let model: JournalModel
     private let preferences: Preferences
     /// The shortcuts window while it is open.
     private(set) var shortcutsWindow: BuilderWindow?
@@ -20,10 +23,17 @@ final class MainWindow {
         case journal
     }
 
-    init(application: Application, model: JournalModel, location: LocationProvider, preferences: Preferences) {
+    /// How long after the window appears the journal's health check starts: the first frame and
+    /// the person's first look come first; a save made before then waits for the check.
+    static let healthCheckDelay: UInt32 = 1_500
+
+    init(application: Application, model: JournalModel, journalPath: String, location: LocationProvider,
+         preferences: Preferences) {
         Theme.install()
         self.preferences = preferences
-        window = Window(application: application)
+        self.model = model
+        let window = Window(application: application)
+        self.window = window
         window.title = "Flourish"
         // The size it had when last closed, else one that fits the form and a few rows.
         let size = preferences.windowSize ?? (width: 720, height: 640)
@@ -35,6 +45,7 @@ final class MainWindow {
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
         notice = UndoNotice(model: model, alerts: alerts)
         journal = JournalController(model: model, alerts: alerts, notice: notice)
+        damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { window.close() })
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
         pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
@@ -48,7 +59,10 @@ final class MainWindow {
         window.setTitlebar(header)
         let overlay = Overlay(child: pages)
         overlay.addOverlay(notice.view)
-        window.setChild(overlay)
+        let content = Box(.vertical)
+        content.append(damageBar.view)
+        content.append(overlay)
+        window.setChild(content)
         window.releaseTextFocusOnOutsideClicks()
 
         window.addAction("save-entry") { [unowned self] in
@@ -90,6 +104,10 @@ final class MainWindow {
         application.setAccelerators(["<Alt>Left"], for: "win.back")
         application.setAccelerators(["<Control>e"], for: "win.edit-entry")
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
+        journal.onHealthChecked = { [unowned self] in
+            Trace.once("journal checked")
+            if case .damaged? = model.health { damageBar.show() }
+        }
         pages.onPageChanged { [unowned self] in
             if page == .journal {
                 Trace.mark("journal page shown")
@@ -185,5 +203,6 @@ final class MainWindow {
         Trace.once("window presented")
         Trace.frames(of: window)
         form.titleField.grabFocus()
+        MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in model.checkHealth() }
     }
 }

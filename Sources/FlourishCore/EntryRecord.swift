@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// The row mapping of `entry`; internal so that nothing outside the store sees SQL.
-struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
+/// A new row of `entry`, as it is inserted; internal so that nothing outside the store sees SQL.
+/// Rows are read back by `StoredEntry`, which checks every value a hand edit could have spoiled.
+struct EntryRecord: Encodable, MutablePersistableRecord {
     static let databaseTableName = "entry"
 
     var id: Int64?
@@ -31,22 +32,5 @@ struct EntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
         longitude = entry.location?.longitude
         accuracy = entry.location?.accuracy
         uuid = UUID().uuidString.lowercased()
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
-    /// The model value; nil for a row whose mood is outside the scale (only possible by hand-editing,
-    /// since the schema checks it), which the journal then skips rather than guessing a mood.
-    var entry: Entry? {
-        guard let id, let mood = Mood(rawValue: mood) else { return nil }
-        let location: Location? = if let latitude, let longitude {
-            Location(latitude: latitude, longitude: longitude, accuracy: accuracy ?? 0)
-        } else {
-            nil
-        }
-        return Entry(id: id, title: title, body: body, mood: mood, createdAt: createdAt, location: location,
-                     uuid: uuid, updatedAt: updatedAt)
     }
 }

@@ -12,9 +12,18 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case notAJournal(path: String)
     /// The journal was upgraded by a newer Flourish than this one.
     case newerVersion(path: String)
+    /// The path is a folder, not a file.
+    case isFolder(path: String)
+    /// The path is a pipe, a device or a socket, not a file.
+    case notAFile(path: String)
+    /// A Flourish journal that failed its health check: shown as far as it can be read, never
+    /// written to.
+    case damagedJournal(path: String)
     case readOnly(path: String)
     /// The entry was deleted meanwhile (in another window, or by hand).
     case entryMissing
+    /// The entry's row is there but cannot be read (edited by hand outside Flourish); it is left as it is.
+    case unreadableEntry
     case diskFull
     case busy
     case io(reason: String)
@@ -32,10 +41,18 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("The file at %@ is not a Flourish journal (it may belong to another program). Flourish left it untouched."), path)
         case let .newerVersion(path):
             String(format: tr("The journal at %@ was written by a newer version of Flourish. Update Flourish to open it; it was left untouched."), path)
+        case let .isFolder(path):
+            String(format: tr("%@ is a folder, not a journal file. Give the path of a journal file (it is created if it does not exist)."), path)
+        case let .notAFile(path):
+            String(format: tr("%@ is not a regular file (it is a pipe, a device or a socket), so it cannot be a journal. Flourish left it untouched."), path)
+        case let .damagedJournal(path):
+            String(format: tr("The journal at %@ is damaged, so Flourish will not write to it and nothing was saved. Recover your entries into a new journal with “Recover…” or “flourish --recover”."), path)
         case let .readOnly(path):
             String(format: tr("Flourish cannot write to your journal at %@: the file or its folder is read-only."), path)
         case .entryMissing:
             tr("This entry is no longer in the journal; it may have been deleted in another window.")
+        case .unreadableEntry:
+            tr("This entry could not be read, so Flourish left it as it is.")
         case .diskFull:
             tr("There is no space left on the disk, so the entry was not saved. Free some space and try again.")
         case .busy:

@@ -86,6 +86,8 @@ extension JournalModel {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     if case .success(let (value, position)) = result, self.isLoaded { apply(value, position) }
+                    // The write ran the health check itself: let the window hear its verdict.
+                    if case .failure(.damagedJournal) = result { self.checkHealth() }
                     completion(result)
                 }
             }

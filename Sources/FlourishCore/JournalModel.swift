@@ -16,6 +16,8 @@ public enum JournalChange: Equatable, Sendable {
     case restored(index: Int)
     /// These entries' contents arrived from disk; rows showing them can fill in.
     case entriesLoaded(ids: Set<Int64>)
+    /// The journal's health check has a verdict (`JournalModel.health`).
+    case checked
 }
 
 /// The seeds' ModelDelegate: told of every change, or of the error that stopped one.
@@ -46,9 +48,9 @@ public final class JournalModel {
     private var lastUse: [Int64: Int] = [:]
     private var useCounter = 0
     public nonisolated static let cacheLimit = 3_000
-    /// Ids whose rows exist but cannot be read as entries (edited by hand outside Flourish):
-    /// not asked for again, so a row says so instead of loading for ever.
-    private var unreadable: Set<Int64> = []
+    /// Rows that exist but cannot be read as entries (edited by hand outside Flourish), with
+    /// why: not asked for again, so a row says so instead of loading for ever.
+    private var unreadable: [Int64: String] = [:]
     private var requested: Set<Int64> = []
     private var pendingFetch: [Int64] = []
     private var fetchScheduled = false
@@ -66,6 +68,31 @@ public final class JournalModel {
 
     public var count: Int { ids.count }
 
+    // MARK: - Health
+
+    /// The verdict of the journal's health check, once it has run.
+    public private(set) var health: JournalHealth?
+    private var isChecking = false
+
+    /// Checks the journal's health in the background, once, and tells the delegate `.checked`.
+    /// The check reads the whole file, so it has its own queue and connection: rows keep reading
+    /// meanwhile, and a save simply waits for the verdict.
+    public func checkHealth() {
+        guard health == nil, !isChecking else { return }
+        isChecking = true
+        let store = self.store
+        DispatchQueue.global(qos: .utility).async {
+            let verdict = store.check()
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.isChecking = false
+                    self.health = verdict
+                    self.delegate?.journalModel(self, didChange: .checked)
+                }
+            }
+        }
+    }
+
     // MARK: - Loading
 
     /// Loads the ids in the background, then tells the delegate `.reloaded`.
@@ -81,18 +108,15 @@ public final class JournalModel {
                 let opening = Array(ids.prefix(Self.openingEntries))
                 // A failed read of the opening rows is no failed load: they are asked for again
                 // as they bind, like any other row.
-                return (ids, opening, opening.isEmpty ? [] : try? store.entries(ids: opening))
+                return (ids, opening, opening.isEmpty ? EntryBatch() : try? store.read(ids: opening))
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     switch result {
-                    case .success(let (ids, opening, entries)):
+                    case .success(let (ids, _, batch)):
                         self.ids = ids
                         self.isLoaded = true
-                        if let entries {
-                            self.remember(entries)
-                            self.unreadable.formUnion(Set(opening).subtracting(entries.map(\.id)))
-                        }
+                        if let batch { self.remember(batch) }
                         self.delegate?.journalModel(self, didChange: .reloaded)
                     case .failure(let error):
                         self.delegate?.journalModel(self, didFailWith: error)
@@ -110,7 +134,7 @@ public final class JournalModel {
             lastUse[id] = useCounter
             return entry
         }
-        if !unreadable.contains(id) { request(around: id) }
+        if unreadable[id] == nil { request(around: id) }
         return nil
     }
 
@@ -118,7 +142,11 @@ public final class JournalModel {
     public func isCached(id: Int64) -> Bool { cache[id] != nil }
 
     /// Whether the entry with this id was read and found not to be a valid entry.
-    public func isUnreadable(id: Int64) -> Bool { unreadable.contains(id) }
+    public func isUnreadable(id: Int64) -> Bool { unreadable[id] != nil }
+
+    /// Why the row with this id cannot be read as an entry, in the person's words; nil if it can
+    /// (or has not been read yet).
+    public func unreadableReason(id: Int64) -> String? { unreadable[id] }
 
     public func entry(at index: Int) -> Entry? {
         ids.indices.contains(index) ? entry(id: ids[index]) : nil
@@ -130,7 +158,7 @@ public final class JournalModel {
     public func readAhead(of index: Int) {
         for target in [index + Self.readAhead, index - Self.readAhead] where ids.indices.contains(target) {
             let id = ids[target]
-            if cache[id] == nil && !unreadable.contains(id) { request(around: id, at: target) }
+            if cache[id] == nil && unreadable[id] == nil { request(around: id, at: target) }
         }
     }
 
@@ -141,7 +169,7 @@ public final class JournalModel {
         guard !requested.contains(id) else { return }
         let index = knownIndex ?? ids.firstIndex(of: id) ?? 0
         let window = ids.isEmpty ? [id] : ids[max(0, index - Self.fetchWindow / 3)..<min(ids.count, index + Self.fetchWindow)]
-        let missing = Set([id] + window).filter { cache[$0] == nil && !requested.contains($0) && !unreadable.contains($0) }
+        let missing = Set([id] + window).filter { cache[$0] == nil && !requested.contains($0) && unreadable[$0] == nil }
         requested.formUnion(missing)
         pendingFetch.append(contentsOf: missing)
         guard !fetchScheduled else { return }
@@ -157,16 +185,18 @@ public final class JournalModel {
         guard !batch.isEmpty else { return }
         let store = self.store
         work.async {
-            let result = Result { () throws(JournalError) in try store.entries(ids: batch) }
+            let result = Result { () throws(JournalError) in try store.read(ids: batch) }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     self.requested.subtract(batch)
                     switch result {
-                    case .success(let entries):
-                        self.remember(entries)
-                        let unreadable = Set(batch).subtracting(entries.map(\.id))
-                        self.unreadable.formUnion(unreadable)
-                        self.delegate?.journalModel(self, didChange: .entriesLoaded(ids: Set(entries.map(\.id)).union(unreadable)))
+                    case .success(let read):
+                        self.remember(read)
+                        // An id the read did not find was deleted meanwhile: its row goes with the
+                        // next change of the list, and is not asked for again until then.
+                        let gone = Set(batch).subtracting(read.entries.map(\.id)).subtracting(read.unreadable.map(\.id))
+                        for id in gone { self.unreadable[id] = tr("This entry is no longer in the journal.") }
+                        self.delegate?.journalModel(self, didChange: .entriesLoaded(ids: Set(batch)))
                     case .failure(let error):
                         self.delegate?.journalModel(self, didFailWith: error)
                     }
@@ -175,11 +205,17 @@ public final class JournalModel {
         }
     }
 
+    /// Keeps what a read found: the entries in memory, and why the rows it could not read failed.
+    func remember(_ batch: EntryBatch) {
+        remember(batch.entries)
+        for row in batch.unreadable { unreadable[row.id] = row.reason }
+    }
+
     /// Keeps `entries` in memory, letting the oldest read go past `cacheLimit`.
     func remember(_ entries: [Entry]) {
         for entry in entries {
             cache[entry.id] = entry
-            unreadable.remove(entry.id) // readable after all (put back by undo, say)
+            unreadable[entry.id] = nil // readable after all (put back by undo, say)
             useCounter += 1
             lastUse[entry.id] = useCounter
         }

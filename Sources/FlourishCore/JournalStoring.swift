@@ -15,8 +15,19 @@ public protocol JournalStoring: Sendable {
     func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry
     /// Every entry's id, newest first: cheap even for years of entries.
     func entryIDs() throws(JournalError) -> [Int64]
-    /// The entries with these ids, in no particular order.
-    func entries(ids: [Int64]) throws(JournalError) -> [Entry]
+    /// The entries with these ids, in no particular order, and the rows among them that cannot
+    /// be read as entries, each with its reason.
+    func read(ids: [Int64]) throws(JournalError) -> EntryBatch
+    /// Checks the journal's health once (slow on a large journal: every page is read) and, when
+    /// it is healthy, readies it for writing. Writes wait for it; a damaged journal is never written.
+    func check() -> JournalHealth
     /// Where the entry stands in `entryIDs()` order (0 is the newest), or nil if it is not there.
     func position(of id: Int64) throws(JournalError) -> Int?
+}
+
+extension JournalStoring {
+    /// The readable entries with these ids, in no particular order.
+    public func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+        try read(ids: ids).entries
+    }
 }

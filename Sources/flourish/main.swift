@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -20,6 +20,8 @@ func fail(_ message: String) -> Never {
 
 var arguments = CommandLine.arguments.dropFirst()
 var databasePath: String?
+var checkOnly = false
+var recovery: (from: String, to: String)?
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -28,6 +30,13 @@ while let argument = arguments.popFirst() {
     case "--version":
         print("Flourish \(BuildProfile.version)")
         exit(0)
+    case "--check":
+        checkOnly = true
+    case "--recover":
+        guard let from = arguments.popFirst(), let to = arguments.popFirst(), !from.isEmpty, !to.isEmpty else {
+            fail(tr("--recover needs the damaged journal's path and a new file's path"))
+        }
+        recovery = (from, to)
     case "--database":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--database needs a file path")) }
         databasePath = path
@@ -37,6 +46,23 @@ while let argument = arguments.popFirst() {
         } else {
             fail(String(format: tr("unknown option %@"), argument))
         }
+    }
+}
+
+if checkOnly {
+    let verdict = JournalRescue.check(path: databasePath ?? JournalPaths.defaultJournal())
+    print(verdict.lines.joined(separator: "\n"))
+    exit(verdict.healthy ? 0 : 1)
+}
+if let recovery {
+    do {
+        let result = try JournalRescue.recover(from: recovery.from, to: recovery.to)
+        print(String(format: tr("Recovered %@ entries into %@; %@ could not be read."),
+                     "\(result.recovered)", result.output, "\(result.lost)"))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
+        exit(1)
     }
 }
 

@@ -6,8 +6,11 @@ Run by scripts/test under Xvfb and a session bus. Usage: journey.py PATH-TO-FLOU
 Exits non-zero on the first failed check, after saving a screenshot next to the journal.
 """
 
+import hashlib
 import os
+import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -480,9 +483,55 @@ def damaged_journal_is_left_alone():
          if node.getRoleName() == "label" and "damaged" in node.name), None))
     check("the dialog says the journal is damaged and untouched", "left it untouched" in message)
     press(app.wait("the OK button", "push button", "OK"))
-    check("the app then quits", app.exit_code() == 0)
+    check("the app then quits with a failure status", app.exit_code() == 1)
     with open(damaged, "rb") as file:
         check("the damaged file is byte-for-byte unchanged", file.read() == garbage)
+
+
+def damaged_flourish_journal_is_read_not_written(journal):
+    print("journey: a damaged Flourish journal shows what it can, recovers, and is never written", flush=True)
+    damaged = os.path.join(WORK, "damaged-journal.sqlite")
+    shutil.copyfile(journal, damaged)
+    with sqlite3.connect(damaged) as db:
+        for index in range(300):
+            db.execute("INSERT INTO entry (title, body, mood, created_at, uuid) VALUES (?, ?, ?, ?, ?)",
+                       (f"Old day {index}", "words " * 40, index % 6, f"2020-01-01 10:{index % 60:02d}:00.000",
+                        f"00000000-0000-4000-8000-{index:012d}"))
+        leaves = [row[0] for row in db.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno")]
+    db.close()
+    with open(damaged, "r+b") as file:  # a failing disk zeroes one page of entries
+        file.seek((leaves[len(leaves) // 2] - 1) * 4096)
+        file.write(bytes(4096))
+    with open(damaged, "rb") as file:
+        before = hashlib.sha256(file.read()).hexdigest()
+    os.chmod(damaged, 0o644)
+
+    app = Flourish(damaged)
+    recover = app.wait("the Recover… button of the damage bar", "push button", "Recover…")
+    check("the bar says the journal is damaged and names it", wait_for("the bar's words", lambda: next(
+        (node.name for node in descendants(app.app)
+         if node.getRoleName() == "label" and node.name.startswith(f"The journal at {damaged} is damaged")), None)))
+    check("the bar offers Quit", app.find("push button", "Quit") is not None)
+    show_journal(app)
+    wait_for("the readable entries listed", lambda: next(
+        (node for node in descendants(app.app) if node.getRoleName() == "label" and " · feeling " in node.name), None))
+    press(recover)
+    app.wait("the recovery's dialog", "label", "Entries Recovered")
+    recovered = [name for name in os.listdir(WORK) if name.startswith("damaged-journal-recovered-")]
+    check("a recovered journal is written beside it", len(recovered) == 1)
+    with sqlite3.connect(os.path.join(WORK, recovered[0])) as db:
+        count = db.execute("SELECT count(*) FROM entry").fetchone()[0]
+        check("the recovered journal is healthy", db.execute("PRAGMA quick_check").fetchone()[0] == "ok")
+    db.close()
+    check(f"it holds the readable entries ({count})", 200 < count < 300 + 10)
+    press(app.dialog_button("Entries Recovered", "OK"))
+    press(app.wait("the Quit button", "push button", "Quit"))
+    check("Quit quits", app.exit_code() == 0)
+    with open(damaged, "rb") as file:
+        check("the damaged journal is byte for byte as it was", hashlib.sha256(file.read()).hexdigest() == before)
+    check("and keeps its mode", stat.S_IMODE(os.stat(damaged).st_mode) == 0o644)
+    check("and has no side files", not any(os.path.exists(damaged + suffix) for suffix in ("-wal", "-shm")))
 
 
 def main():
@@ -495,6 +544,7 @@ def main():
         entries_are_read_corrected_deleted_and_back_dated(journal)
         location_is_attached_with_consent()
         damaged_journal_is_left_alone()
+        damaged_flourish_journal_is_read_not_written(journal)
     except Exception as failure:  # a Failure, or the journey itself broke: either way, red
         shot = screenshot("failure.png")
         print(f"  FAIL {failure}\n  (screenshot: {shot}; app log: {os.path.join(WORK, 'app.log')})", flush=True)

@@ -26,19 +26,21 @@ final class Harness {
     ///   - wrap: puts faults in front of the real store (the real store still saves).
     ///   - attachLocation: the remembered "Attach location" choice the form opens with.
     ///   - preferencesPath: a preferences file to share between harnesses (a restart).
+    ///   - journalPath: an existing journal to open instead of a new one.
     init(animations: Bool = false, attachLocation: Bool = false, preferencesPath: String? = nil,
-         wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
+         journalPath: String? = nil, wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
         // Before anything can connect to the system bus: the location tests' private one.
         PrivateSystemBus.ensure()
         Toolkit.initialize()
         Toolkit.setAnimationsEnabled(animations)
-        journal = try JournalStore(path: folder.file("journal.sqlite"))
+        journal = try JournalStore(path: journalPath ?? folder.file("journal.sqlite"))
         model = JournalModel(store: wrap(journal))
         preferences = Preferences(path: preferencesPath ?? folder.file("preferences"))
         if attachLocation { preferences.attachLocation = true }
         // The real GeoClue client; a short wait so "no answer" tests finish quickly.
         location = GeoClueLocationProvider(desktopID: FlourishApplication.applicationID, timeoutMilliseconds: 1_500)
-        main = MainWindow(application: Self.sharedApplication(), model: model, location: location, preferences: preferences)
+        main = MainWindow(application: Self.sharedApplication(), model: model, journalPath: journal.path,
+                          location: location, preferences: preferences)
         main.present()
         model.load()
         // Loaded, or (for a store with faults) the journal page says why not.

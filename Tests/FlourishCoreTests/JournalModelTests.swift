@@ -19,9 +19,10 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func delete(id: Int64) throws(JournalError) -> DeletedEntry { try real.delete(id: id) }
     func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry { try real.restore(deleted) }
     func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
-    func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+    func check() -> JournalHealth { real.check() }
+    func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         lock.withLock { reads += 1 }
-        return try real.entries(ids: ids)
+        return try real.read(ids: ids)
     }
 }
 

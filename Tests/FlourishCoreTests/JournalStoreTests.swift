@@ -83,12 +83,17 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(try permissions(of: path + "-wal"), 0o600)
     }
 
-    func testAnExistingWorldReadableJournalIsMadePrivate() throws {
+    func testAnExistingWorldReadableJournalIsMadePrivateBeforeItsFirstWrite() throws {
         let path = folder.file("journal.sqlite")
-        _ = try JournalStore(path: path)
+        try JournalStore(path: path).close()
         chmod(path, 0o644)
-        _ = try JournalStore(path: path)
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try permissions(of: path), 0o644, "only read so far, and not yet checked")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"), "reading makes no side files")
+        _ = try store.save(entry("private"), createdAt: Date())
         XCTAssertEqual(try permissions(of: path), 0o600)
+        XCTAssertEqual(try permissions(of: path + "-wal"), 0o600)
+        XCTAssertEqual(try permissions(of: path + "-shm"), 0o600)
     }
 
     func testADamagedFileIsRefusedAndLeftUntouched() throws {
@@ -127,7 +132,14 @@ final class JournalStoreTests: XCTestCase {
         let path = folder.file("pipe")
         XCTAssertEqual(mkfifo(path, 0o600), 0)
         XCTAssertThrowsError(try JournalStore(path: path)) { error in
-            XCTAssertEqual(error as? JournalError, .notAJournal(path: path))
+            XCTAssertEqual(error as? JournalError, .notAFile(path: path))
+        }
+    }
+
+    func testAFolderIsCalledAFolder() throws {
+        XCTAssertThrowsError(try JournalStore(path: folder.path)) { error in
+            XCTAssertEqual(error as? JournalError, .isFolder(path: folder.path))
+            XCTAssertTrue((error as? JournalError)?.errorDescription?.contains("is a folder") ?? false)
         }
     }
 

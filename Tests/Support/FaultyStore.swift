@@ -53,6 +53,7 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     }
 
     public func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
+    public func check() -> JournalHealth { real.check() }
 
     /// Makes the next `count` writes fail.
     public func failNextWrites(_ count: Int) {
@@ -66,8 +67,8 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
         return try real.entryIDs()
     }
 
-    public func entries(ids: [Int64]) throws(JournalError) -> [Entry] {
+    public func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         if take(&readFailures) || take(&entryFailures) { throw error }
-        return try real.entries(ids: ids)
+        return try real.read(ids: ids)
     }
 }

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+
+/// What is at the journal's path, found before Flourish writes anything there.
+///
+/// Everything here only reads: the main file through an `immutable` SQLite connection (no
+/// locks, no -wal or -shm created, no pending -wal merged, no hot journal rolled back), its side
+/// files with `stat`. A file that is not ours is refused exactly as it was found.
+enum JournalFile {
+    enum Kind: Equatable {
+        /// Nothing there yet, an empty file, or an empty database: a new journal.
+        case new
+        /// A Flourish journal (by its recorded migrations) of this version or an older one.
+        case journal(needsMigration: Bool)
+    }
+
+    /// The file SQLite will open for `path`: symbolic links followed, even one whose target does
+    /// not exist yet (so that it is created private, where the link points).
+    static func resolve(_ path: String) -> String {
+        var current = path
+        for _ in 0..<32 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = target.hasPrefix("/") ? target
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        return current
+    }
+
+    /// Makes sure the folder exists (created 0700) and, for a new journal, creates the empty file
+    /// 0600 before SQLite sees it, so the journal and its -wal and -shm (which SQLite creates with
+    /// the journal's own mode) are private from their first byte. An existing path is only looked
+    /// at: it must be a regular file. Returns whether the file was created here.
+    static func prepare(_ file: String, shownAs path: String) throws(JournalError) -> Bool {
+        let folder = (file as NSString).deletingLastPathComponent
+        let files = FileManager.default
+        if !folder.isEmpty, !files.fileExists(atPath: folder) {
+            do {
+                try files.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                          attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .cannotCreateFolder(path: folder, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+            }
+        }
+        var status = stat()
+        if stat(file, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: return false
+            case S_IFDIR: throw .isFolder(path: path)
+            // A FIFO or a device would hang or mislead SQLite.
+            default: throw .notAFile(path: path)
+            }
+        }
+        let descriptor = open(file, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            // Made by someone else since the stat: treat it as the existing file it is.
+            if errno == EEXIST { return false }
+            let reason = String(cString: strerror(errno))
+            if errno == EACCES || errno == EROFS { throw .readOnly(path: path) }
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        close(descriptor)
+        return true
+    }
+
+    /// What the existing regular file at `file` is. Refusals (another program's database, a newer
+    /// Flourish's journal, a file that is not a database) throw, with nothing written.
+    static func inspect(_ file: String, shownAs path: String) throws(JournalError) -> Kind {
+        let pendingSideFiles = hasPendingSideFiles(file)
+        guard size(of: file) > 0 else {
+            // An empty file is a new journal, unless side files hold what was written to it.
+            return pendingSideFiles ? try inspectCopy(of: file, shownAs: path) : .new
+        }
+        guard hasSQLiteHeader(file) else { throw .damaged(path: path) }
+        do {
+            let kind = try classify(immutable(file), shownAs: path)
+            // A main file with no tables yet, while side files hold writes: what those writes
+            // made decides (another program's new database, or a new journal that crashed).
+            if kind == .new && pendingSideFiles { return try inspectCopy(of: file, shownAs: path) }
+            return kind
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            // The main file alone does not read as a database. After a crash part of it may be in
+            // the -wal still: look at both together, in a copy.
+            if pendingSideFiles { return try inspectCopy(of: file, shownAs: path) }
+            throw JournalError(error, path: path)
+        }
+    }
+
+    /// Whether this version of Flourish has a journal's migrations all recorded.
+    static func classify(_ queue: DatabaseQueue, shownAs path: String) throws -> Kind {
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+            guard tables > 0 else { return .new }
+            let migrator = JournalSchema.migrator
+            guard try db.tableExists("grdb_migrations"),
+                  try migrator.appliedIdentifiers(db).contains(JournalSchema.firstMigration) else {
+                throw JournalError.notAJournal(path: path)
+            }
+            if try migrator.hasBeenSuperseded(db) { throw JournalError.newerVersion(path: path) }
+            return .journal(needsMigration: try !migrator.hasCompletedMigrations(db))
+        }
+    }
+
+    /// A read-only connection that takes no lock and never looks at (or makes) side files.
+    /// Only right while no one writes the file: for a journal before its check, and rescue tools.
+    static func immutable(_ file: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "journal (read-only)"
+        return try DatabaseQueue(path: uri(file, immutable: true), configuration: configuration)
+    }
+
+    /// The main file and its side files copied into a private temporary folder, opened there (so
+    /// that SQLite merges the -wal or rolls the hot journal back in the copy only) and classified.
+    private static func inspectCopy(of file: String, shownAs path: String) throws(JournalError) -> Kind {
+        do {
+            return try withPrivateCopy(of: file) { queue in try classify(queue, shownAs: path) }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(error, path: path)
+        }
+    }
+
+    /// Runs `work` on a copy of the main file and its side files in a private temporary folder
+    /// (removed afterwards): SQLite recovers the copy, never the original.
+    static func withPrivateCopy<T>(of file: String, _ work: (DatabaseQueue) throws -> T) throws -> T {
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("flourish-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let copy = (folder as NSString).appendingPathComponent("journal.sqlite")
+        for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: file + suffix) {
+            try FileManager.default.copyItem(atPath: file + suffix, toPath: copy + suffix)
+        }
+        let queue = try DatabaseQueue(path: copy)
+        defer { try? queue.close() }
+        return try work(queue)
+    }
+
+    /// Whether side files hold part of the journal (a -wal not yet merged, a hot rollback journal).
+    static func hasPendingSideFiles(_ file: String) -> Bool {
+        size(of: file + "-wal") > 0 || size(of: file + "-journal") > 0
+    }
+
+    /// The file's size in bytes; 0 when it does not exist.
+    static func size(of file: String) -> Int64 {
+        var status = stat()
+        return stat(file, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
+    /// Whether the file starts with the 16 bytes every SQLite database starts with.
+    private static func hasSQLiteHeader(_ file: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
+    }
+
+    /// An SQLite URI for `file` (Debian's SQLite understands URIs in every open).
+    static func uri(_ file: String, immutable: Bool) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let escaped = file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file
+        return "file:\(escaped)" + (immutable ? "?immutable=1" : "")
+    }
+}

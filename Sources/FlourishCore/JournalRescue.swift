@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// The rescue tools behind `flourish --check` and `flourish --recover` and the damaged-journal
+/// bar's "Recover…". Neither ever writes to the journal it looks at (nor to its side files).
+public enum JournalRescue {
+    /// What `--check` says of a journal.
+    public struct Verdict: Sendable, Equatable {
+        public let healthy: Bool
+        /// One line for the person, then what SQLite reported on damage.
+        public let lines: [String]
+    }
+
+    /// Checks the journal at `path` as Flourish does before its first write: is it a Flourish
+    /// journal, and does SQLite's `quick_check` find it whole?
+    public static func check(path: String) -> Verdict {
+        let file = JournalFile.resolve(path)
+        do {
+            return try withSnapshot(of: file, shownAs: path) { queue in
+                let report = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                let count = try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") }
+                if report == ["ok"] {
+                    return Verdict(healthy: true, lines: [String(format: tr("healthy: %@ (%@ entries)"), path, "\(count ?? 0)")])
+                }
+                return Verdict(healthy: false, lines: [String(format: tr("damaged: %@"), path)] + report)
+            }
+        } catch let error as DatabaseError {
+            return Verdict(healthy: false, lines: [String(format: tr("damaged: %@"), path), error.message ?? "\(error.resultCode)"])
+        } catch {
+            let reason = (error as? JournalError)?.errorDescription ?? "\(error)"
+            return Verdict(healthy: false, lines: [String(format: tr("damaged: %@"), path), reason])
+        }
+    }
+
+    /// What a recovery did.
+    public struct Recovery: Sendable, Equatable {
+        public let recovered: Int
+        /// Entries known to have been in the journal (by its id index) that could not be read.
+        public let lost: Int
+        public let output: String
+    }
+
+    /// Copies every entry that can still be read from the journal at `path` into a new journal
+    /// at `output` (which must not exist yet), each with its id, identity and stored values.
+    public static func recover(from path: String, to output: String) throws(JournalError) -> Recovery {
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw .other(reason: String(format: tr("%@ already exists: choose a new file for the recovered journal."), output))
+        }
+        let file = JournalFile.resolve(path)
+        let (rows, known): ([Row], Set<Int64>)
+        do {
+            (rows, known) = try withSnapshot(of: file, shownAs: path) { queue in try readableRows(queue) }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(error, path: path)
+        }
+        let store = try JournalStore(path: output)
+        try store.insertStoredRows(rows)
+        let recovered = Set(rows.map { $0["id"] as Int64 })
+        return Recovery(recovered: recovered.count, lost: known.subtracting(recovered).count, output: output)
+    }
+
+    /// Every row of `entry` that reads as a valid entry, found by every way in there is (the
+    /// table, the date index, each id up to the highest ever given), and every id seen at all.
+    /// Each read has its own transaction: once SQLite meets a damaged page, it ends the
+    /// transaction it was in, and what that read had found must not be lost with it.
+    private static func readableRows(_ queue: DatabaseQueue) throws -> ([Row], Set<Int64>) {
+        var known = Set<Int64>()
+        // Each scan stops at the first damaged page; what it saw before that counts.
+        for sql in ["SELECT id FROM entry", "SELECT id FROM entry ORDER BY id DESC",
+                    "SELECT id FROM entry INDEXED BY entry_by_created_at ORDER BY created_at",
+                    "SELECT id FROM entry INDEXED BY entry_by_created_at ORDER BY created_at DESC"] {
+            try? queue.read { db in
+                let cursor = try Int64.fetchCursor(db, sql: sql)
+                while let id = try cursor.next() { known.insert(id) }
+            }
+        }
+        let sequence = (try? queue.read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'") }) ?? nil
+        let highest = max(known.max() ?? 0, sequence ?? 0)
+        // Ids past those seen are tried too (a damaged page hides its ids from every scan), up to
+        // a bound, so that a garbage sequence number cannot make this run for ever.
+        let candidates = known.union(highest > 0 ? Set(1...min(highest, Int64(known.count) + 1_000_000)) : [])
+        var rows: [Row] = []
+        for id in candidates.sorted() {
+            guard let row = try? queue.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE id = ?", arguments: [id]) }),
+                  case .success = StoredEntry.read(row) else { continue }
+            rows.append(row)
+            known.insert(id)
+        }
+        return (rows, known)
+    }
+
+    /// Runs `work` on a read-only view of the journal that never writes to it: the main file
+    /// through an immutable connection, or, when side files hold part of it, a private copy.
+    static func withSnapshot<T>(of file: String, shownAs path: String, _ work: (DatabaseQueue) throws -> T) throws -> T {
+        var status = stat()
+        guard stat(file, &status) == 0 else {
+            throw JournalError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw JournalError.notAFile(path: path) }
+        guard JournalFile.hasPendingSideFiles(file) else {
+            let queue = try JournalFile.immutable(file)
+            defer { try? queue.close() }
+            return try work(queue)
+        }
+        return try JournalFile.withPrivateCopy(of: file, work)
+    }
+}

@@ -1,0 +1,49 @@
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import XCTest
+
+/// `--check` and `--recover`, through the same core functions the command line calls.
+final class JournalRescueTests: XCTestCase {
+    let folder = TemporaryFolder()
+
+    func testTheCheckCallsAHealthyJournalHealthyAndADamagedOneDamaged() throws {
+        let path = folder.file("journal.sqlite")
+        try DamagedJournals.journal(at: path, count: 120)
+        let healthy = JournalRescue.check(path: path)
+        XCTAssertTrue(healthy.healthy)
+        XCTAssertEqual(healthy.lines, ["healthy: \(path) (120 entries)"])
+
+        try DamagedJournals.zeroMiddleLeafPage(of: path)
+        let before = try DamagedJournals.snapshot(of: folder.path)
+        let damaged = JournalRescue.check(path: path)
+        XCTAssertFalse(damaged.healthy)
+        XCTAssertEqual(damaged.lines.first, "damaged: \(path)")
+        XCTAssertGreaterThan(damaged.lines.count, 1, "with what SQLite reported")
+        XCTAssertEqual(try DamagedJournals.snapshot(of: folder.path), before)
+    }
+
+    func testRecoveryCopiesEveryReadableEntryWhole() throws {
+        let path = folder.file("journal.sqlite")
+        let saved = try DamagedJournals.journal(at: path, count: 300)
+        try DamagedJournals.zeroMiddleLeafPage(of: path)
+        let before = try DamagedJournals.snapshot(of: folder.path)
+        let output = folder.file("out/recovered.sqlite")
+
+        let recovery = try JournalRescue.recover(from: path, to: output)
+        XCTAssertEqual(try DamagedJournals.snapshot(of: folder.path).filter { $0.key != "out" }, before, "the damaged file is only read")
+        XCTAssertEqual(recovery.recovered + recovery.lost, 300, "every entry is either recovered or counted lost")
+        XCTAssertGreaterThan(recovery.recovered, 200)
+        XCTAssertGreaterThan(recovery.lost, 0)
+
+        let copy = try JournalStore(path: output)
+        XCTAssertEqual(copy.check(), .healthy)
+        let entries = try copy.entries(ids: try copy.entryIDs())
+        XCTAssertEqual(entries.count, recovery.recovered)
+        let original = Dictionary(uniqueKeysWithValues: saved.map { ($0.id, $0) })
+        for entry in entries {
+            XCTAssertEqual(entry, original[entry.id], "id, identity, words, mood and dates as they were")
+        }
+        XCTAssertThrowsError(try JournalRescue.recover(from: path, to: output), "never over an existing file")
+    }
+}
