@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // Property-based tests (Swift Testing) of what the store keeps.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -56,6 +58,11 @@ let package = Package(
             name: "FlourishCoreTests",
             dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Swift Testing, in Swift 6 mode: what the store keeps, for any text at all.
+        .testTarget(
+            name: "FlourishPropertyTests",
+            dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "FlourishAppTests",

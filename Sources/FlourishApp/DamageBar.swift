@@ -32,9 +32,10 @@ final class DamageBar {
         quitButton.onClicked { quit() }
     }
 
+    /// Shown where it is, without taking the keyboard: the person may be typing in the form when
+    /// the check's verdict arrives, and a keystroke must not land on "Recover…".
     func show() {
         view.isVisible = true
-        recoverButton.grabFocus()
     }
 
     /// Where "Recover…" writes: beside the journal, named for the moment, never over a file.

@@ -13,12 +13,14 @@ public final class FlourishApplication {
     private var store: JournalStore?
     private(set) var mainWindow: MainWindow?
 
-    /// - Parameter journalPath: the journal file; `--database` gives a non-unique instance so that
-    ///   another journal (or a test) never lands in an already running Flourish.
-    public init(journalPath: String, unique: Bool) {
+    /// - Parameter journalPath: the journal file. One instance runs per journal file: a second
+    ///   launch on it raises the running window (see `JournalIdentity`).
+    public init(journalPath: String) {
         Trace.begin()
         self.journalPath = journalPath
-        application = Application(id: Self.applicationID, unique: unique)
+        let id = JournalIdentity.applicationID(base: Self.applicationID, journal: journalPath,
+                                               defaultJournal: JournalPaths.defaultJournal())
+        application = Application(id: id, unique: true)
         application.onActivate { [unowned self] in activate() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [unowned self] in quit() }
     }
@@ -76,9 +78,24 @@ public final class FlourishApplication {
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
                                         preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)))
             self.mainWindow = mainWindow
+            mainWindow.onHealthy = { Self.backUp(store) }
             mainWindow.present()
         case .failure(let error):
             showUnopenableJournal(error)
+        }
+    }
+
+    /// Today's backup, if it is due, in the background. A failed backup is no reason to stop
+    /// anyone writing: it is said on stderr and tried again at the next start.
+    private static func backUp(_ store: JournalStore) {
+        DispatchQueue.global(qos: .utility).async {
+            do {
+                if try JournalBackups(journal: store.path).backUpIfDue(from: store) != nil {
+                    DispatchQueue.main.async { Trace.once("backup written") }
+                }
+            } catch {
+                FileHandle.standardError.write(Data("flourish: \((error as? JournalError)?.errorDescription ?? "\(error)")\n".utf8))
+            }
         }
     }
 

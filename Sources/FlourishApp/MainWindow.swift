@@ -23,6 +23,9 @@ final class MainWindow {
         case journal
     }
 
+    /// Told once the journal has passed its health check (the day's backup is written then).
+    var onHealthy: () -> Void = {}
+
     /// How long after the window appears the journal's health check starts: the first frame and
     /// the person's first look come first; a save made before then waits for the check.
     static let healthCheckDelay: UInt32 = 1_500
@@ -106,7 +109,13 @@ final class MainWindow {
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         journal.onHealthChecked = { [unowned self] in
             Trace.once("journal checked")
-            if case .damaged? = model.health { damageBar.show() }
+            switch model.health {
+            case .damaged?: damageBar.show()
+            case .healthy?:
+                model.watchForOtherWriters()
+                onHealthy()
+            case nil: break
+            }
         }
         pages.onPageChanged { [unowned self] in
             if page == .journal {
@@ -203,6 +212,9 @@ final class MainWindow {
         Trace.once("window presented")
         Trace.frames(of: window)
         form.titleField.grabFocus()
-        MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in model.checkHealth() }
+        MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in
+            Trace.once("journal check started")
+            model.checkHealth()
+        }
     }
 }

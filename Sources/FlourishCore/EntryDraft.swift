@@ -42,7 +42,7 @@ public struct EntryDraft: Sendable, Equatable {
         var problems: [Problem] = []
         if mood == nil { problems.append(.missingMood) }
         if let date, date > now { problems.append(.futureDate) }
-        if title.trimmed.isEmpty && body.trimmed.isEmpty { problems.append(.missingText) }
+        if title.withoutNUL.trimmed.isEmpty && body.withoutNUL.trimmed.isEmpty { problems.append(.missingText) }
         return problems
     }
 
@@ -50,7 +50,8 @@ public struct EntryDraft: Sendable, Equatable {
     public func validated(now: Date = Date()) -> Result<NewEntry, ValidationError> {
         let problems = problems(now: now)
         guard problems.isEmpty, let mood else { return .failure(ValidationError(problems: problems)) }
-        return .success(NewEntry(title: title.trimmed, body: body.trimmed, mood: mood, location: location, date: date))
+        return .success(NewEntry(title: title.withoutNUL.oneLine.trimmed, body: body.withoutNUL.trimmed, mood: mood,
+                                 location: location, date: date))
     }
 }
 
@@ -70,4 +71,16 @@ public struct ValidationError: Error, Equatable, Sendable {
 
 extension String {
     var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// No NUL characters: no GTK text field can hold one (its text is a C string), and SQLite's
+    /// text functions stop at one. Only text that did not come from the form can have them.
+    /// (By scalar: a NUL followed by a combining mark is one Character, not equal to "\0".)
+    var withoutNUL: String {
+        unicodeScalars.contains("\0") ? String(String.UnicodeScalarView(unicodeScalars.filter { $0 != "\0" })) : self
+    }
+
+    /// A title is one line: each line break in it (a pasted paragraph, say) becomes a space.
+    var oneLine: String {
+        split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: " ")
+    }
 }

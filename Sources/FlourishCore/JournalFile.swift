@@ -74,7 +74,9 @@ enum JournalFile {
         }
         guard hasSQLiteHeader(file) else { throw .damaged(path: path) }
         do {
-            let kind = try classify(immutable(file), shownAs: path)
+            let queue = try immutable(file)
+            defer { try? queue.close() }
+            let kind = try classify(queue, shownAs: path)
             // A main file with no tables yet, while side files hold writes: what those writes
             // made decides (another program's new database, or a new journal that crashed).
             if kind == .new && pendingSideFiles { return try inspectCopy(of: file, shownAs: path) }
@@ -91,8 +93,7 @@ enum JournalFile {
 
     /// Whether this version of Flourish has a journal's migrations all recorded.
     static func classify(_ queue: DatabaseQueue, shownAs path: String) throws -> Kind {
-        defer { try? queue.close() }
-        return try queue.read { db in
+        try queue.read { db in
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
             guard tables > 0 else { return .new }
             let migrator = JournalSchema.migrator
@@ -135,11 +136,31 @@ enum JournalFile {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let copy = (folder as NSString).appendingPathComponent("journal.sqlite")
         for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: file + suffix) {
-            try FileManager.default.copyItem(atPath: file + suffix, toPath: copy + suffix)
+            try copyPrivately(file + suffix, to: copy + suffix)
         }
         let queue = try DatabaseQueue(path: copy)
         defer { try? queue.close() }
         return try work(queue)
+    }
+
+    /// Copies `source` to `target` (which must not exist) byte for byte; `target` is created
+    /// 0600, so the copy is private from its first byte whatever the source's mode.
+    static func copyPrivately(_ source: String, to target: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw JournalError.cannotOpen(path: source, reason: String(cString: strerror(errno))) }
+        defer { close(input) }
+        let output = open(target, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw JournalError.cannotOpen(path: target, reason: String(cString: strerror(errno))) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = read(input, &buffer, buffer.count)
+            if count == 0 { break }
+            guard count > 0, write(output, buffer, count) == count else {
+                throw JournalError.io(reason: String(cString: strerror(errno)))
+            }
+        }
+        guard fsync(output) == 0 else { throw JournalError.io(reason: String(cString: strerror(errno))) }
     }
 
     /// Whether side files hold part of the journal (a -wal not yet merged, a hot rollback journal).

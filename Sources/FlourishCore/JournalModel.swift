@@ -68,6 +68,52 @@ public final class JournalModel {
 
     public var count: Int { ids.count }
 
+    // MARK: - Other writers
+
+    /// How often the journal is asked whether another process wrote to it.
+    public nonisolated static let watchSeconds = 2.0
+    private var lastDataVersion: Int?
+    private var isWatching = false
+
+    /// Looks every `watchSeconds` whether another process (a second Flourish on the same file
+    /// over a network folder, a sync tool) committed to the journal, and if so reads the list
+    /// again (`.reloaded`), forgetting the entries it had in memory. One tiny query each time.
+    public func watchForOtherWriters() {
+        guard !isWatching else { return }
+        isWatching = true
+        scheduleWatch()
+    }
+
+    private func scheduleWatch() {
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.watchSeconds) { [weak self] in
+            MainActor.assumeIsolated { self?.lookForOtherWriters() }
+        }
+    }
+
+    private func lookForOtherWriters() {
+        let store = self.store
+        work.async {
+            let version = store.dataVersion()
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    defer { self.scheduleWatch() }
+                    guard let version else { return }
+                    let changed = self.lastDataVersion.map { $0 != version } ?? false
+                    self.lastDataVersion = version
+                    if changed { self.reloadFromDisk() }
+                }
+            }
+        }
+    }
+
+    /// Everything read again: the ids, and each entry as rows ask for it.
+    func reloadFromDisk() {
+        cache.removeAll()
+        lastUse.removeAll()
+        unreadable.removeAll()
+        load()
+    }
+
     // MARK: - Health
 
     /// The verdict of the journal's health check, once it has run.

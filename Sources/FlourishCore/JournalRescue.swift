@@ -107,3 +107,72 @@ public enum JournalRescue {
         return try JournalFile.withPrivateCopy(of: file, work)
     }
 }
+
+extension JournalRescue {
+    /// Makes the backup at `backup` the journal at `journal`. The backup is checked first (a
+    /// Flourish journal, healthy) and copied whole (SQLite's VACUUM INTO, from a view that never
+    /// writes to it) beside the journal under a temporary name; then the current journal is kept,
+    /// byte for byte with its side files, in `backups/` as "…-before-restore-…", and the copy is
+    /// renamed over it. Quit Flourish first. Returns where the old journal was kept.
+    public static func restore(backup: String, to journal: String, now: Date = Date()) throws(JournalError) -> String? {
+        let target = JournalFile.resolve(journal)
+        let incoming = target + ".restoring"
+        let files = FileManager.default
+        do {
+            try? files.removeItem(atPath: incoming)
+            try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                      withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Made empty and private first: VACUUM INTO writes into it as it is.
+            guard files.createFile(atPath: incoming, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw JournalError.cannotOpen(path: incoming, reason: String(cString: strerror(errno)))
+            }
+            try checkedCopy(of: backup, into: incoming)
+            let kept = try keepAside(target, now: now)
+            // The old journal's side files belong to its old contents (kept above).
+            for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: target + suffix) }
+            guard rename(incoming, target) == 0 else {
+                throw JournalError.cannotOpen(path: target, reason: String(cString: strerror(errno)))
+            }
+            return kept
+        } catch {
+            try? files.removeItem(atPath: incoming)
+            throw JournalError(error, path: journal)
+        }
+    }
+
+    /// Checks that `backup` is a healthy Flourish journal and copies it whole into the existing
+    /// empty file `incoming` (VACUUM INTO, from a view that never writes to it). Every failure
+    /// names the backup.
+    private static func checkedCopy(of backup: String, into incoming: String) throws(JournalError) {
+        do {
+            try withSnapshot(of: JournalFile.resolve(backup), shownAs: backup) { queue in
+                guard case .journal = try JournalFile.classify(queue, shownAs: backup) else {
+                    throw JournalError.notAJournal(path: backup)
+                }
+                guard try queue.read({ db in try String.fetchAll(db, sql: "PRAGMA quick_check") }) == ["ok"] else {
+                    throw JournalError.damaged(path: backup)
+                }
+                try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [incoming]) }
+            }
+        } catch {
+            throw JournalError(error, path: backup)
+        }
+    }
+
+    /// Copies the journal and its side files, byte for byte, into `backups/` as
+    /// "…-before-restore-…" (private); nil when there is no journal yet.
+    private static func keepAside(_ target: String, now: Date) throws -> String? {
+        let files = FileManager.default
+        guard files.fileExists(atPath: target) else { return nil }
+        let backups = JournalBackups(journal: target)
+        try files.createDirectory(atPath: backups.folder, withIntermediateDirectories: true,
+                                  attributes: [.posixPermissions: 0o700])
+        let stamp = ISO8601DateFormatter.string(from: now, timeZone: .current, formatOptions: [.withFullDate, .withTime])
+        let stem = ((target as NSString).lastPathComponent as NSString).deletingPathExtension
+        let keep = (backups.folder as NSString).appendingPathComponent("\(stem)-before-restore-\(stamp).sqlite")
+        for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: target + suffix) {
+            try JournalFile.copyPrivately(target + suffix, to: keep + suffix)
+        }
+        return keep
+    }
+}

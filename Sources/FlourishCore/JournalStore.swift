@@ -145,6 +145,19 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         try? reader.close()
     }
 
+    /// Writes a whole, compacted copy of the journal into the existing empty file at `target`
+    /// (SQLite's VACUUM INTO). Only from a journal that passed its health check.
+    func vacuum(into target: String) throws(JournalError) {
+        let queue = try writable()
+        try worded { try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [target]) } }
+    }
+
+    public func dataVersion() -> Int? {
+        // Only a connection that sees others' commits can tell of them: not the immutable reader.
+        guard let writer = lock.withLock({ writer }) else { return nil }
+        return try? writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    }
+
     /// The verdict of the check, if it has run.
     public var checkedHealth: JournalHealth? { lock.withLock { health } }
 

@@ -21,6 +21,9 @@ public protocol JournalStoring: Sendable {
     /// Checks the journal's health once (slow on a large journal: every page is read) and, when
     /// it is healthy, readies it for writing. Writes wait for it; a damaged journal is never written.
     func check() -> JournalHealth
+    /// A number that changes whenever another connection (another Flourish on the same file, a
+    /// sync tool) commits to the journal; nil until the journal is open for writing.
+    func dataVersion() -> Int?
     /// Where the entry stands in `entryIDs()` order (0 is the newest), or nil if it is not there.
     func position(of id: Int64) throws(JournalError) -> Int?
 }

@@ -8,6 +8,9 @@ import Foundation
 //   flourish-bench store PATH              the store's figures on a copy of PATH, as JSON:
 //                                          open, list ids, read one scroll's batch, save
 //   flourish-bench peers ENTRIES FOLDER    the same entries in RedNotebook's and Almanah's formats
+//   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
+//                                          printing "saved N UUID" once each save has returned
+//                                          (the crash test kills it at random moments)
 
 func milliseconds(_ work: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -54,14 +57,34 @@ func storeFigures(path: String) throws -> [String: Double] {
         let batch = Array(ids[start..<min(ids.count, start + 60)])
         batches.append(try milliseconds { _ = try store.entries(ids: batch) })
     }
+    // The health check runs once, before the first write: timed on its own, not as a save.
+    let check = milliseconds { _ = store.check() }
     var saves: [Double] = []
     for index in 0..<300 {
         let entry = try EntryDraft(title: "Saved \(index)", body: "A few words, saved as the form saves them.",
                                    mood: Mood(rawValue: index % 6)).validated().get()
         saves.append(try milliseconds { _ = try store.save(entry, createdAt: Date()) })
     }
-    return ["open_ms": open, "list_ids_ms": list, "fetch_batch_p50_ms": percentile(batches, 0.5),
+    return ["open_ms": open, "list_ids_ms": list, "check_ms": check, "fetch_batch_p50_ms": percentile(batches, 0.5),
             "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count)]
+}
+
+/// The words of crash-test entry `number`: from a line to several pages, so that saves cross
+/// page boundaries and overflow pages. The crash test rebuilds them to check what it finds.
+func crashTestEntry(_ number: Int) -> NewEntry {
+    let body = String(repeating: "Entry \(number) says this. ", count: 1 + (number * 37) % 400)
+    return try! EntryDraft(title: "Crash test \(number)", body: body, mood: Mood(rawValue: number % 6)).validated().get()
+}
+
+func saveLoop(path: String, first: Int) throws -> Never {
+    let store = try JournalStore(path: path)
+    var number = first
+    while true {
+        let saved = try store.save(crashTestEntry(number), createdAt: Date())
+        // Printed only after save returned: an acknowledged entry, which must survive the kill.
+        FileHandle.standardOutput.write(Data("saved \(number) \(saved.uuid)\n".utf8)) // unbuffered: write(2)
+        number += 1
+    }
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -73,10 +96,12 @@ do {
         let figures = try storeFigures(path: arguments[1])
         let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
+    case ("save-loop", 3):
+        try saveLoop(path: arguments[1], first: Int(arguments[2]) ?? 0)
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | save-loop PATH FIRST\n".utf8))
         exit(2)
     }
 } catch {

@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -22,6 +22,7 @@ var arguments = CommandLine.arguments.dropFirst()
 var databasePath: String?
 var checkOnly = false
 var recovery: (from: String, to: String)?
+var restoreFrom: String?
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -37,6 +38,9 @@ while let argument = arguments.popFirst() {
             fail(tr("--recover needs the damaged journal's path and a new file's path"))
         }
         recovery = (from, to)
+    case "--restore":
+        guard let file = arguments.popFirst(), !file.isEmpty else { fail(tr("--restore needs the backup's path")) }
+        restoreFrom = file
     case "--database":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--database needs a file path")) }
         databasePath = path
@@ -65,11 +69,21 @@ if let recovery {
         exit(1)
     }
 }
+if let restoreFrom {
+    let journal = databasePath ?? JournalPaths.defaultJournal()
+    do {
+        let kept = try JournalRescue.restore(backup: restoreFrom, to: journal)
+        print(String(format: tr("Restored %@ as the journal at %@."), restoreFrom, journal))
+        if let kept { print(String(format: tr("The journal it replaced is kept at %@."), kept)) }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
+        exit(1)
+    }
+}
 
 let status = MainActor.assumeIsolated {
-    let app = FlourishApplication(
-        journalPath: databasePath ?? JournalPaths.defaultJournal(),
-        unique: databasePath == nil)
+    let app = FlourishApplication(journalPath: databasePath ?? JournalPaths.defaultJournal())
     return app.run()
 }
 exit(status)

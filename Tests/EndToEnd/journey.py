@@ -289,6 +289,33 @@ def journal_survives_a_restart(journal):
     check("entries are listed after a restart", app.find("label", "Rain") is not None)
     screenshot("journal-after-restart.png")
 
+    # A second launch on the same journal reaches this one instead of opening the file twice.
+    second = subprocess.Popen([BINARY, "--database", journal], env=dict(os.environ, GDK_BACKEND="x11"),
+                              stdout=app.log, stderr=app.log)
+    try:
+        code = second.wait(15)
+    except subprocess.TimeoutExpired:
+        second.kill()
+        code = None
+    check("a second launch on the same journal hands over and ends", code == 0)
+    windows = [window for window in app.app if window.getRoleName() == "frame"]
+    check("the running Flourish still has one window", len(windows) == 1 and app.process.poll() is None)
+    backups = os.path.join(os.path.dirname(journal), "backups")
+
+    def todays_backup():
+        names = os.listdir(backups) if os.path.isdir(backups) else []
+        return next((os.path.join(backups, name) for name in names
+                     if name.startswith("journal-") and name.endswith(".sqlite")), None)
+    backup = wait_for("the day's backup, once the journal passed its check", todays_backup)
+    check("the backup of the day is written beside the journal, private (0600, folder 0700)",
+          stat.S_IMODE(os.stat(backup).st_mode) == 0o600 and stat.S_IMODE(os.stat(backups).st_mode) == 0o700)
+    with sqlite3.connect(f"file:{backup}?mode=ro", uri=True) as db:
+        # Written at the first start of the day with entries (the journey's second), once a day.
+        check("it is a whole journal of the entries of its day",
+              db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+              and db.execute("SELECT title FROM entry ORDER BY created_at").fetchall() == [("Sea air",)])
+    db.close()
+
     # Quitting over unsaved words asks first; Cancel keeps them, Discard lets go.
     keys("alt+1")
     title = app.wait("the Title field", "text", "Title")

@@ -20,6 +20,7 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry { try real.restore(deleted) }
     func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
     func check() -> JournalHealth { real.check() }
+    func dataVersion() -> Int? { real.dataVersion() }
     func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         lock.withLock { reads += 1 }
         return try real.read(ids: ids)
