@@ -55,7 +55,10 @@ final class EntryFields {
 
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
-        titleField.onChanged { [unowned self] in clear(.missingText) }
+        titleField.onChanged { [unowned self] in
+            clear(.missingText)
+            keepTitleOnOneLine()
+        }
         bodyField.onChanged { [unowned self] in clear(.missingText) }
         picker.onChange = { [unowned self] mood in if mood != nil { clear(.missingMood) } }
         datePicker.onChange = { [unowned self] in clear(.futureDate) }
@@ -127,6 +130,18 @@ final class EntryFields {
     }
 
     /// Takes back the message about `problem` once the person has fixed it.
+    /// A title is one line: a paragraph pasted into it shows (and is saved) with spaces where
+    /// its line breaks were, and the cursor stays after what was pasted.
+    private func keepTitleOnOneLine() {
+        let text = titleField.text
+        guard text.contains(where: \.isNewline) else { return }
+        let cursor = titleField.cursorPosition
+        let fixed = EntryDraft.oneLineTitle(text)
+        titleField.text = fixed
+        // A CRLF became one space: the cursor (counted in scalars) moves back by as many as went.
+        titleField.cursorPosition = max(0, cursor - (text.unicodeScalars.count - fixed.unicodeScalars.count))
+    }
+
     private func clear(_ problem: EntryDraft.Problem) {
         guard widgets(for: problem).label.isVisible else { return }
         show(draft(location: nil).problems.filter { $0 != problem && widgets(for: $0).label.isVisible }, focusFirst: false)

@@ -48,7 +48,7 @@ final class MainWindow {
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
         notice = UndoNotice(model: model, alerts: alerts)
         journal = JournalController(model: model, alerts: alerts, notice: notice)
-        damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { window.close() })
+        damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { [unowned window] in window.close() })
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
         pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
@@ -85,10 +85,10 @@ final class MainWindow {
         // those run before the focused widget, and a text field's own Ctrl+Z (undo typing) comes first.
         window.setActionEnabled("undo", false)
         window.onKeyPressed { [unowned self] key, modifiers in
-            guard key.isLetter("z"), modifiers.meaningful == .control, window.isActionEnabled("undo") else { return false }
-            return window.activateAction("win.undo")
+            guard key.isLetter("z"), modifiers.meaningful == .control, self.window.isActionEnabled("undo") else { return false }
+            return self.window.activateAction("win.undo")
         }
-        notice.onVisibilityChanged = { [unowned self] showing in window.setActionEnabled("undo", showing) }
+        notice.onVisibilityChanged = { [unowned self] showing in self.window.setActionEnabled("undo", showing) }
         window.addAction("show-new-entry") { [unowned self] in show(.newEntry) }
         window.addAction("show-journal") { [unowned self] in
             Trace.mark("show journal")
@@ -96,7 +96,7 @@ final class MainWindow {
         }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("about") { [unowned self] in
-            AboutDialog.present(parent: window, name: "Flourish", version: BuildProfile.version,
+            AboutDialog.present(parent: self.window, name: "Flourish", version: BuildProfile.version,
                                 comments: tr("Log how you feel and look back over your days"),
                                 iconName: BuildProfile.applicationID)
         }

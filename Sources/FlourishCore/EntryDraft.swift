@@ -33,6 +33,10 @@ public struct EntryDraft: Sendable, Equatable {
         }
     }
 
+    /// A title as the form keeps it: one line, each line break (in a pasted paragraph, say)
+    /// made a space.
+    public static func oneLineTitle(_ text: String) -> String { text.oneLine }
+
     /// Every problem with the draft as of this moment.
     public var problems: [Problem] { problems(now: Date()) }
 

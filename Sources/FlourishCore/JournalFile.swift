@@ -94,8 +94,13 @@ enum JournalFile {
     /// Whether this version of Flourish has a journal's migrations all recorded.
     static func classify(_ queue: DatabaseQueue, shownAs path: String) throws -> Kind {
         try queue.read { db in
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            guard tables > 0 else { return .new }
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            guard !tables.isEmpty else { return .new }
+            // Flourish stopped (killed, a power cut) while making a new journal: the migrations'
+            // own table is there, with no migration recorded and no other table. No one's data.
+            if tables == ["grdb_migrations"], try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0 {
+                return .new
+            }
             let migrator = JournalSchema.migrator
             guard try db.tableExists("grdb_migrations"),
                   try migrator.appliedIdentifiers(db).contains(JournalSchema.firstMigration) else {

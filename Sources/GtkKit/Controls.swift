@@ -116,6 +116,12 @@ public final class TextEntry: Widget {
         set { gtk_editable_set_text(OpaquePointer(raw), newValue) }
     }
 
+    /// Where the cursor stands, in characters from the start.
+    public var cursorPosition: Int {
+        get { Int(gtk_editable_get_position(OpaquePointer(raw))) }
+        set { gtk_editable_set_position(OpaquePointer(raw), Int32(clamping: newValue)) }
+    }
+
     public var placeholder: String {
         get { string(from: gtk_entry_get_placeholder_text(typed(raw))) }
         set { gtk_entry_set_placeholder_text(typed(raw), newValue) }

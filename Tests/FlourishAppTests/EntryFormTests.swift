@@ -267,4 +267,16 @@ final class ClosingTests: XCTestCase {
             XCTAssertNil(harness.main.alerts.current)
         }
     }
+
+    func testAParagraphPastedIntoTheTitleBecomesOneLine() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            harness.fill(title: "A walk\r\nby the sea\nat dawn", body: "", mood: .reallyGood)
+            XCTAssertEqual(harness.form.titleField.text, "A walk by the sea at dawn")
+            harness.form.saveButton.click()
+            harness.waitUntil("the entry is saved") { harness.main.alerts.current?.title == "Entry Saved" }
+            XCTAssertEqual(try harness.journal.entries(ids: try harness.journal.entryIDs()).map(\.title), ["A walk by the sea at dawn"])
+        }
+    }
 }

@@ -155,6 +155,19 @@ final class JournalSafetyTests: XCTestCase {
         XCTAssertEqual(try reopened.count(), 6)
     }
 
+    func testAJournalWhoseMakingWasCutShortIsMadeAgain() throws {
+        // What a kill leaves between GRDB creating its bookkeeping table and the first migration.
+        let path = place("journal.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        try queue.close()
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try store.save(newEntry("first"), createdAt: Date()).title, "first")
+    }
+
     // MARK: - Private
 
     func testAnEmptyFileAndADanglingLinkBecomePrivateJournalsFromTheFirstByte() throws {
