@@ -7,4 +7,6 @@ public struct DeletedEntry: Sendable, Equatable {
     public let entry: Entry
     /// Every column of the row as SQLite stored it, by column name.
     let storedRow: [String: DatabaseValue]
+    /// The tags it carried, put back with it (those that still exist).
+    var tagIDs: Set<Int64> = []
 }

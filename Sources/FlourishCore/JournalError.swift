@@ -22,6 +22,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case readOnly(path: String)
     /// The entry was deleted meanwhile (in another window, or by hand).
     case entryMissing
+    /// A tag's name that cannot be used (said next to the field).
+    case tagName(TagName.Problem)
     /// The entry's row is there but cannot be read (edited by hand outside Flourish); it is left as it is.
     case unreadableEntry
     case diskFull
@@ -51,6 +53,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("Flourish cannot write to your journal at %@: the file or its folder is read-only."), path)
         case .entryMissing:
             tr("This entry is no longer in the journal; it may have been deleted in another window.")
+        case .tagName(let problem):
+            problem.message
         case .unreadableEntry:
             tr("This entry could not be read, so Flourish left it as it is.")
         case .diskFull:

@@ -161,10 +161,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// The verdict of the check, if it has run.
     public var checkedHealth: JournalHealth? { lock.withLock { health } }
 
-    private var currentReader: DatabaseQueue { lock.withLock { reader } }
+    var currentReader: DatabaseQueue { lock.withLock { reader } }
 
     /// The connection to write with: after the check; never for a damaged journal.
-    private func writable() throws(JournalError) -> DatabaseQueue {
+    func writable() throws(JournalError) -> DatabaseQueue {
         if case .damaged = check() { throw .damagedJournal(path: path) }
         if let writer = lock.withLock({ writer }) { return writer }
         try promote()
@@ -230,8 +230,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
                 }
                 guard case .success(let entry) = StoredEntry.read(row) else { throw JournalError.unreadableEntry }
                 let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
+                let tags = try Int64.fetchSet(db, sql: "SELECT tag_id FROM entry_tag WHERE entry_id = ?", arguments: [id])
                 try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
-                return DeletedEntry(entry: entry, storedRow: stored)
+                return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags)
             }
         }
     }
@@ -241,6 +242,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         return try worded {
             try queue.write { db in
                 try Self.insert(deleted.storedRow.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, db)
+                let existing = try Int64.fetchSet(db, sql: "SELECT id FROM tag")
+                try Self.setTags(deleted.tagIDs.intersection(existing), forEntry: deleted.entry.id, db)
                 return try Self.readBack(db, id: deleted.entry.id)
             }
         }
@@ -352,7 +355,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     }
 
     /// Runs `work`, turning SQLite's errors into the person's terms.
-    private func worded<T>(_ work: () throws -> T) throws(JournalError) -> T {
+    func worded<T>(_ work: () throws -> T) throws(JournalError) -> T {
         do {
             return try work()
         } catch {

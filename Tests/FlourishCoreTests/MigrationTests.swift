@@ -58,7 +58,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at"])
+                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -79,5 +79,87 @@ final class MigrationTests: XCTestCase {
         let saved = try store.save(try EntryDraft(title: "after", mood: .okay).validated().get(), createdAt: Date())
         XCTAssertEqual(saved.id, 8)
         XCTAssertEqual(try store.position(of: saved.id), 0)
+    }
+
+    /// Every column of every entry, with its storage class, as SQLite holds it.
+    private func storedValues(_ path: String) throws -> [[String]] {
+        let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: { var c = Configuration(); c.readonly = true; return c }())
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let columns = try db.columns(in: "entry").map(\.name)
+            let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
+            return try Row.fetchAll(db, sql: "SELECT \(selection) FROM entry ORDER BY id").map { row in
+                (0..<row.count).map { row[$0] as String }
+            }
+        }
+    }
+
+    func testAV2JournalGetsTagsAndSearchKeepingEveryEntryByteForByte() throws {
+        let path = try copy("journal-v2.sqlite")
+        let before = try storedValues(path)
+        XCTAssertEqual(before.count, 7)
+        let sequence = try DatabaseQueue(path: "file:\(path)?immutable=1").read { db in
+            try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'entry'")
+        }
+
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try storedValues(path), before, "every column of every entry is unchanged")
+        // The index was built from the entries already there: words, prefixes, accents.
+        let seaAir = try XCTUnwrap(try store.entries(ids: try store.entryIDs()).first { $0.title == "Sea air" })
+        XCTAssertEqual(try store.search(JournalQuery(text: "beach")), [seaAir.id])
+        XCTAssertEqual(try store.search(JournalQuery(text: "BEA")), [seaAir.id])
+        let sunday = try XCTUnwrap(try store.entries(ids: try store.entryIDs()).first { $0.title == "Quiet Sunday" })
+        XCTAssertEqual(try store.search(JournalQuery(text: "cafe")), [sunday.id], "“cafe” finds “Café”")
+        XCTAssertEqual(try store.tags().map(\.name), ["exercise", "family", "friends", "good sleep", "music", "outdoors", "reading", "work"])
+        XCTAssertTrue(try store.tags().allSatisfy { $0.entryCount == 0 })
+        let saved = try store.save(try EntryDraft(title: "after v3", mood: .okay).validated().get(), createdAt: Date())
+        XCTAssertEqual(saved.id, (sequence ?? 0) + 1, "ids continue after the highest ever given")
+
+        let queue = try DatabaseQueue(path: path)
+        try queue.read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
+                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search"])
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
+        }
+        // FTS5's own check that the index matches the entries (it throws on a mismatch).
+        XCTAssertNoThrow(try queue.write { db in
+            try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('integrity-check')")
+        })
+        try queue.close()
+    }
+
+    /// Every row of the journal's own tables, as SQLite holds them.
+    private func everyTable(_ path: String) throws -> [String: [[String]]] {
+        let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: { var c = Configuration(); c.readonly = true; return c }())
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var tables: [String: [[String]]] = [:]
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] {
+                let columns = try db.columns(in: table).map(\.name)
+                let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
+                tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
+                    (0..<row.count).map { row[$0] as String }
+                }
+            }
+            return tables
+        }
+    }
+
+    func testAV3JournalOpensWithItsTagsAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v3.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["entry_tag"]?.count, 3)
+        let store = try JournalStore(path: path)
+        let sea = try XCTUnwrap(try store.entries(ids: try store.entryIDs()).first { $0.title == "Sea air" })
+        let tags = try store.tags()
+        XCTAssertEqual(Set(try store.tagIDs(forEntries: [sea.id])[sea.id] ?? []),
+                       Set(tags.filter { ["friends", "Swimming 🏊"].contains($0.name) }.map(\.id)))
+        XCTAssertEqual(tags.first { $0.name == "Outside" }?.entryCount, 0)
+        _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
+        store.close()
+        var after = try everyTable(path)
+        after["entry"]?.removeLast()
+        after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after, before, "no row of a v3 journal changes by opening it")
     }
 }

@@ -1,0 +1,114 @@
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import XCTest
+
+/// Tags (round trip, rename, merge, delete) and search (full text, filters, and the index kept
+/// current by every change), on a real journal file.
+final class TagsAndSearchTests: XCTestCase {
+    let folder = TemporaryFolder()
+
+    private func save(_ store: JournalStore, _ title: String, _ body: String = "", _ mood: Mood = .okay, day: Int) throws -> Entry {
+        try store.save(try EntryDraft(title: title, body: body, mood: mood).validated().get(),
+                       createdAt: Date(timeIntervalSince1970: Double(day) * 86_400))
+    }
+
+    func testTagsRoundTripAndTheirNamesFollowTheRules() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let hiking = try store.createTag(named: "  Hiking ")
+        XCTAssertEqual(hiking.name, "Hiking", "trimmed")
+        XCTAssertThrowsError(try store.createTag(named: "HIKING")) { error in
+            XCTAssertEqual(error as? JournalError, .tagName(.taken(existing: "Hiking")))
+        }
+        XCTAssertThrowsError(try store.createTag(named: "   ")) { XCTAssertEqual($0 as? JournalError, .tagName(.empty)) }
+        XCTAssertThrowsError(try store.createTag(named: String(repeating: "x", count: 41))) {
+            XCTAssertEqual($0 as? JournalError, .tagName(.tooLong))
+        }
+        XCTAssertNoThrow(try store.createTag(named: String(repeating: "é", count: 40)), "40 characters, not bytes")
+        let work = try XCTUnwrap(try store.tags().first { $0.name == "work" })
+        let entry = try save(store, "Long day", day: 1)
+        try store.setTags([hiking.id, work.id], forEntry: entry.id)
+        XCTAssertEqual(try store.tagIDs(forEntries: [entry.id]), [entry.id: [hiking.id, work.id]])
+        XCTAssertEqual(try store.tags().first { $0.id == hiking.id }?.entryCount, 1)
+
+        try store.renameTag(id: hiking.id, to: "Walking")
+        XCTAssertEqual(try store.tags().first { $0.id == hiking.id }?.name, "Walking")
+        XCTAssertEqual(try store.tagIDs(forEntries: [entry.id])[entry.id], [hiking.id, work.id], "entries keep a renamed tag")
+        XCTAssertThrowsError(try store.renameTag(id: hiking.id, to: "WORK"))
+        XCTAssertNoThrow(try store.renameTag(id: hiking.id, to: "walking"), "its own name in another case")
+    }
+
+    func testMergeAndDeleteSayHowManyEntriesTheyTouchAndKeepTheEntries() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let tags = try store.tags()
+        let work = try XCTUnwrap(tags.first { $0.name == "work" }), music = try XCTUnwrap(tags.first { $0.name == "music" })
+        let a = try save(store, "a", day: 1), b = try save(store, "b", day: 2), c = try save(store, "c", day: 3)
+        try store.setTags([work.id], forEntry: a.id)
+        try store.setTags([work.id, music.id], forEntry: b.id)
+        try store.setTags([music.id], forEntry: c.id)
+        XCTAssertEqual(try store.mergeTag(id: music.id, into: work.id), 1, "c gains work; b had it already")
+        XCTAssertNil(try store.tags().first { $0.id == music.id })
+        XCTAssertEqual(try store.tagIDs(forEntries: [a.id, b.id, c.id]), [a.id: [work.id], b.id: [work.id], c.id: [work.id]])
+        XCTAssertEqual(try store.deleteTag(id: work.id), 3)
+        XCTAssertEqual(try store.tagIDs(forEntries: [a.id, b.id, c.id]), [:])
+        XCTAssertEqual(try store.count(), 3, "entries keep everything else")
+    }
+
+    func testUndoingADeletePutsItsTagsBack() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let work = try XCTUnwrap(try store.tags().first { $0.name == "work" })
+        let entry = try save(store, "tagged", day: 1)
+        try store.setTags([work.id], forEntry: entry.id)
+        let deleted = try store.delete(id: entry.id)
+        XCTAssertEqual(try store.tags().first { $0.id == work.id }?.entryCount, 0)
+        _ = try store.restore(deleted)
+        XCTAssertEqual(try store.tagIDs(forEntries: [entry.id]), [entry.id: [work.id]])
+    }
+
+    func testTextSearchFindsPrefixesWithoutCaseOrAccentsNewestFirst() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let cafe = try save(store, "Café morning", "Croissant and a long talk", day: 1)
+        let walk = try save(store, "Walk", "By the CAFE on the corner, then home", day: 2)
+        _ = try save(store, "Nothing here", "Rain", day: 3)
+        XCTAssertEqual(try store.search(JournalQuery(text: "cafe")), [walk.id, cafe.id])
+        XCTAssertEqual(try store.search(JournalQuery(text: "caf")), [walk.id, cafe.id], "a word's start matches as you type")
+        XCTAssertEqual(try store.search(JournalQuery(text: "CROISS")), [cafe.id])
+        XCTAssertEqual(try store.search(JournalQuery(text: "cafe corner")), [walk.id], "every word must match")
+        XCTAssertEqual(try store.search(JournalQuery(text: "\"unbalanced OR (*")), [], "typed text is never query syntax")
+        XCTAssertEqual(try store.search(JournalQuery(text: "   ")).count, 3, "no words: the whole journal")
+    }
+
+    func testTheIndexFollowsEditsDeletionsAndUndo() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let entry = try save(store, "Sunrise", "Swim in the lake", day: 1)
+        _ = try store.update(id: entry.id, with: try EntryDraft(title: "Sunset", body: "Read by the fire", mood: .okay).validated().get(),
+                             updatedAt: Date())
+        XCTAssertEqual(try store.search(JournalQuery(text: "lake")), [])
+        XCTAssertEqual(try store.search(JournalQuery(text: "fire")), [entry.id])
+        let deleted = try store.delete(id: entry.id)
+        XCTAssertEqual(try store.search(JournalQuery(text: "fire")), [])
+        _ = try store.restore(deleted)
+        XCTAssertEqual(try store.search(JournalQuery(text: "sunset")), [entry.id])
+    }
+
+    func testFiltersCombineWithTheTextAndEachOther() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let tags = try store.tags()
+        let work = try XCTUnwrap(tags.first { $0.name == "work" }), friends = try XCTUnwrap(tags.first { $0.name == "friends" })
+        let e1 = try save(store, "Office party", "with friends from work", .theBest, day: 10)
+        let e2 = try save(store, "Office again", "deadline", .meh, day: 20)
+        let e3 = try save(store, "Dinner party", "friends over", .reallyGood, day: 30)
+        try store.setTags([work.id, friends.id], forEntry: e1.id)
+        try store.setTags([work.id], forEntry: e2.id)
+        try store.setTags([friends.id], forEntry: e3.id)
+        let day = { (n: Int) in Date(timeIntervalSince1970: Double(n) * 86_400) }
+        XCTAssertEqual(try store.search(JournalQuery(moods: [.theBest, .meh])), [e2.id, e1.id])
+        XCTAssertEqual(try store.search(JournalQuery(tagIDs: [work.id])), [e2.id, e1.id])
+        XCTAssertEqual(try store.search(JournalQuery(tagIDs: [work.id, friends.id])), [e1.id], "all chosen tags")
+        XCTAssertEqual(try store.search(JournalQuery(from: day(15), to: day(31))), [e3.id, e2.id])
+        XCTAssertEqual(try store.search(JournalQuery(from: day(20), to: day(20))), [], "to is exclusive")
+        XCTAssertEqual(try store.search(JournalQuery(text: "party", tagIDs: [friends.id])), [e3.id, e1.id])
+        XCTAssertEqual(try store.search(JournalQuery(text: "party", moods: [.reallyGood], tagIDs: [friends.id], from: day(1))), [e3.id])
+        XCTAssertTrue(JournalQuery(text: " ,. ").isEmpty)
+    }
+}
