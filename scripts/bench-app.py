@@ -332,6 +332,8 @@ def main():
                    for name in sorted({name for figures in per_run[size] for name in figures})}
         summary["save_p50_ms"] = {"median": store["save_p50_ms"], "min": store["save_p50_ms"], "max": store["save_p50_ms"], "runs": 1}
         summary["save_p99_ms"] = {"median": store["save_p99_ms"], "min": store["save_p99_ms"], "max": store["save_p99_ms"], "runs": 1}
+        for name in ("search_p50_ms", "search_p95_ms"):
+            summary[name] = {"median": store[name], "min": store[name], "max": store[name], "runs": 1}
         results["sizes"][str(size)] = summary
 
     if args.peers:
@@ -397,6 +399,7 @@ def targets(results, sizes):
     if median(largest, "rss_scrolled_mib") and median(empty, "rss_scrolled_mib"):
         add(f"RSS after scrolling {min(int(largest), SCROLL_ROWS):,} rows, above the empty journal",
             median(largest, "rss_scrolled_mib") - median(empty, "rss_scrolled_mib"), 40, "MiB")
+    add(f"search, a keystroke at {int(largest):,} entries: p95", median(largest, "search_p95_ms"), 50, "ms")
     for size in sizes:
         add(f"save p50, {size:,} entries", median(str(size), "save_p50_ms"), 5, "ms")
         add(f"save p99, {size:,} entries", median(str(size), "save_p99_ms"), 30, "ms")
@@ -431,6 +434,8 @@ def print_table(results, sizes):
         ("RSS after scrolling", "rss_scrolled_mib", "MiB", 0),
         ("save p50 (FULL sync)", "save_p50_ms", "ms", 2),
         ("save p99 (FULL sync)", "save_p99_ms", "ms", 2),
+        ("search a keystroke: p50", "search_p50_ms", "ms", 1),
+        ("search a keystroke: p95", "search_p95_ms", "ms", 1),
     ]
     header = f"{'entries':<26}" + "".join(f"{size:>24,}" for size in sizes)
     print(header)

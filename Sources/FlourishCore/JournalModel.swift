@@ -42,6 +42,10 @@ public final class JournalModel {
 
     let store: any JournalStoring
     let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
+    /// Searches run here, apart from the rows' reads and the saves.
+    let searching = DispatchQueue(label: "flourish.search", qos: .userInitiated)
+    /// Counts searches started, so that only the latest one's answer is delivered.
+    var searchGeneration = 0
     var cache: [Int64: Entry] = [:]
     /// When each cached entry was last asked for (a counter): past `cacheLimit` entries, the
     /// least recently used go, so memory follows what was looked at lately, not the journal's size.

@@ -94,8 +94,34 @@ extension JournalStore {
         }
     }
 
+    /// The ids of the entries that match `query`, in no order: the journal model puts them in
+    /// its own (it holds every id newest first), so no search sorts in SQL. A text-only query
+    /// is answered by the index alone.
+    public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] {
+        if let match = query.matchExpression, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
+            return try worded {
+                try currentReader.read { db in
+                    try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
+                }
+            }
+        }
+        let (filter, arguments) = Self.filter(query)
+        return try worded {
+            try currentReader.read { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
+        }
+    }
+
     /// The ids of the entries that match `query`, newest first (the journal's own order).
     public func search(_ query: JournalQuery) throws(JournalError) -> [Int64] {
+        let (filter, arguments) = Self.filter(query)
+        let sql = "SELECT id FROM entry \(filter) ORDER BY created_at DESC, id DESC"
+        return try worded {
+            try currentReader.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+        }
+    }
+
+    /// The WHERE clause for `query`, with its arguments ("" for the whole journal).
+    private static func filter(_ query: JournalQuery) -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let match = query.matchExpression {
@@ -120,11 +146,7 @@ extension JournalStore {
                  AND entry_tag.tag_id IN (\(query.tagIDs.map(String.init).sorted().joined(separator: ",")))) = \(query.tagIDs.count)
                 """)
         }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT id FROM entry \(filter) ORDER BY created_at DESC, id DESC"
-        return try worded {
-            try currentReader.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
-        }
+        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
     static func setTags(_ tagIDs: Set<Int64>, forEntry entryID: Int64, _ db: Database) throws {

@@ -24,6 +24,8 @@ public protocol JournalStoring: Sendable {
     /// A number that changes whenever another connection (another Flourish on the same file, a
     /// sync tool) commits to the journal; nil until the journal is open for writing.
     func dataVersion() -> Int?
+    /// The ids of the entries matching `query`, in no particular order.
+    func matches(_ query: JournalQuery) throws(JournalError) -> [Int64]
     /// Where the entry stands in `entryIDs()` order (0 is the newest), or nil if it is not there.
     func position(of id: Int64) throws(JournalError) -> Int?
 }

@@ -6,7 +6,8 @@ import Foundation
 //   flourish-bench generate ENTRIES PATH   write the sample journal of ENTRIES entries at PATH,
 //                                          through Flourish's own store
 //   flourish-bench store PATH              the store's figures on a copy of PATH, as JSON:
-//                                          open, list ids, read one scroll's batch, save
+//                                          open, list ids, read one scroll's batch, search
+//                                          a keystroke at a time, the health check, save
 //   flourish-bench peers ENTRIES FOLDER    the same entries in RedNotebook's and Almanah's formats
 //   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
 //                                          printing "saved N UUID" once each save has returned
@@ -57,6 +58,17 @@ func storeFigures(path: String) throws -> [String: Double] {
         let batch = Array(ids[start..<min(ids.count, start + 60)])
         batches.append(try milliseconds { _ = try store.entries(ids: batch) })
     }
+    // Search as the person types it, a keystroke at a time: the store's matches, then the
+    // model's ordering of them by the ids it holds (the model's own two steps).
+    var searches: [Double] = []
+    for phrase in ["walk", "coffee", "rain garden", "mum called", "zebra"] {
+        for end in phrase.indices.dropFirst() + [phrase.endIndex] {
+            let query = JournalQuery(text: String(phrase[..<end]))
+            searches.append(try milliseconds {
+                _ = JournalQuery.inOrder(try store.matches(query), of: ids)
+            })
+        }
+    }
     // The health check runs once, before the first write: timed on its own, not as a save.
     let check = milliseconds { _ = store.check() }
     var saves: [Double] = []
@@ -65,7 +77,8 @@ func storeFigures(path: String) throws -> [String: Double] {
                                    mood: Mood(rawValue: index % 6)).validated().get()
         saves.append(try milliseconds { _ = try store.save(entry, createdAt: Date()) })
     }
-    return ["open_ms": open, "list_ids_ms": list, "check_ms": check, "fetch_batch_p50_ms": percentile(batches, 0.5),
+    return ["open_ms": open, "list_ids_ms": list, "check_ms": check,
+            "search_p50_ms": percentile(searches, 0.5), "search_p95_ms": percentile(searches, 0.95), "fetch_batch_p50_ms": percentile(batches, 0.5),
             "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count)]
 }
 

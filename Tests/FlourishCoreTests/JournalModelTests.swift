@@ -21,6 +21,7 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
     func check() -> JournalHealth { real.check() }
     func dataVersion() -> Int? { real.dataVersion() }
+    func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         lock.withLock { reads += 1 }
         return try real.read(ids: ids)

@@ -111,4 +111,34 @@ final class TagsAndSearchTests: XCTestCase {
         XCTAssertEqual(try store.search(JournalQuery(text: "party", moods: [.reallyGood], tagIDs: [friends.id], from: day(1))), [e3.id])
         XCTAssertTrue(JournalQuery(text: " ,. ").isEmpty)
     }
+
+    func testMatchesAreTheSearchesResultsAndTheModelOrdersThemLikeTheJournal() throws {
+        let store = try JournalStore(path: folder.file("j.sqlite"))
+        let work = try XCTUnwrap(try store.tags().first { $0.name == "work" })
+        // Saved out of date order, so that id order is not the journal's.
+        var saved: [Entry] = []
+        for (index, day) in [5, 1, 9, 3, 7, 2].enumerated() {
+            let entry = try save(store, "walk \(index)", index % 2 == 0 ? "by the sea" : "in town", Mood(rawValue: index % 6)!, day: day)
+            if index % 3 == 0 { try store.setTags([work.id], forEntry: entry.id) }
+            saved.append(entry)
+        }
+        let queries = [JournalQuery(text: "walk"), JournalQuery(text: "sea"), JournalQuery(text: "wal", moods: [.theBest, .okay]),
+                       JournalQuery(tagIDs: [work.id]), JournalQuery(text: "town", from: Date(timeIntervalSince1970: 2.5 * 86_400))]
+        for query in queries {
+            XCTAssertEqual(Set(try store.matches(query)), Set(try store.search(query)), "\(query)")
+            XCTAssertEqual(JournalQuery.inOrder(try store.matches(query), of: try store.entryIDs()), try store.search(query))
+        }
+        try MainActor.assumeIsolated {
+            let model = JournalModel(store: store)
+            model.load()
+            let start = Date()
+            while !model.isLoaded && Date().timeIntervalSince(start) < 5 { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
+            var answers: [[Int64]] = []
+            model.search(JournalQuery(text: "town")) { answers.append(try! $0.get()) } // overtaken: dropped
+            model.search(JournalQuery(text: "sea")) { answers.append(try! $0.get()) }
+            while answers.isEmpty && Date().timeIntervalSince(start) < 5 { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
+            RunLoop.main.run(until: Date().addingTimeInterval(0.2))
+            XCTAssertEqual(answers, [try store.search(JournalQuery(text: "sea"))], "only the latest answer, newest first")
+        }
+    }
 }

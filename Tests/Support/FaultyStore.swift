@@ -55,6 +55,7 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func position(of id: Int64) throws(JournalError) -> Int? { try real.position(of: id) }
     public func check() -> JournalHealth { real.check() }
     public func dataVersion() -> Int? { real.dataVersion() }
+    public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
 
     /// Makes the next `count` writes fail.
     public func failNextWrites(_ count: Int) {
