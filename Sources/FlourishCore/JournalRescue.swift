@@ -47,9 +47,12 @@ public enum JournalRescue {
             throw .other(reason: String(format: tr("%@ already exists: choose a new file for the recovered journal."), output))
         }
         let file = JournalFile.resolve(path)
-        let (rows, known): ([Row], Set<Int64>)
+        let (rows, known, tags): ([Row], Set<Int64>, ReadableTags)
         do {
-            (rows, known) = try withSnapshot(of: file, shownAs: path) { queue in try readableRows(queue) }
+            (rows, known, tags) = try withSnapshot(of: file, shownAs: path) { queue in
+                let (rows, known) = try readableRows(queue)
+                return (rows, known, readableTags(queue))
+            }
         } catch let error as JournalError {
             throw error
         } catch {
@@ -58,7 +61,43 @@ public enum JournalRescue {
         let store = try JournalStore(path: output)
         try store.insertStoredRows(rows)
         let recovered = Set(rows.map { $0["id"] as Int64 })
+        try restoreTags(tags, of: recovered, into: store)
         return Recovery(recovered: recovered.count, lost: known.subtracting(recovered).count, output: output)
+    }
+
+    /// The tag names that can still be read, and which entries carried which (by name).
+    private struct ReadableTags {
+        var names: [String] = []
+        var onEntries: [Int64: Set<String>] = [:]
+    }
+
+    /// What can be read of the tags (a journal from before tags has none; a damaged page of the
+    /// tag tables loses only what is on it).
+    private static func readableTags(_ queue: DatabaseQueue) -> ReadableTags {
+        var tags = ReadableTags()
+        try? queue.read { db in
+            let names = try String.fetchCursor(db, sql: "SELECT name FROM tag ORDER BY id")
+            while let name = try names.next() { tags.names.append(name) }
+        }
+        try? queue.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT entry_tag.entry_id, tag.name FROM entry_tag JOIN tag ON tag.id = entry_tag.tag_id")
+            while let row = try rows.next() { tags.onEntries[row[0], default: []].insert(row[1]) }
+        }
+        return tags
+    }
+
+    /// Gives the recovered journal the damaged one's tags (matched by name, without regard to
+    /// case, to those it starts with) and puts them back on the recovered entries.
+    private static func restoreTags(_ tags: ReadableTags, of recovered: Set<Int64>, into store: JournalStore) throws(JournalError) {
+        var byKey = Dictionary(try store.tags().map { (TagName.key($0.name), $0.id) }, uniquingKeysWith: { first, _ in first })
+        for name in tags.names + tags.onEntries.values.flatMap({ $0 }) where byKey[TagName.key(name)] == nil {
+            guard case .success = TagName.validated(name) else { continue }
+            let tag = try store.createTag(named: name)
+            byKey[TagName.key(tag.name)] = tag.id
+        }
+        for (entry, names) in tags.onEntries where recovered.contains(entry) {
+            try store.setTags(Set(names.compactMap { byKey[TagName.key($0)] }), forEntry: entry)
+        }
     }
 
     /// Every row of `entry` that reads as a valid entry, found by every way in there is (the

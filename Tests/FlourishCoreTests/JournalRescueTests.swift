@@ -26,6 +26,12 @@ final class JournalRescueTests: XCTestCase {
     func testRecoveryCopiesEveryReadableEntryWhole() throws {
         let path = folder.file("journal.sqlite")
         let saved = try DamagedJournals.journal(at: path, count: 300)
+        // Tags on the first and the last entries (those far from the damaged middle page).
+        let tagging = try JournalStore(path: path)
+        let swim = try tagging.createTag(named: "Swimming")
+        let work = try XCTUnwrap(try tagging.tags().first { $0.name == "work" })
+        for entry in saved.prefix(3) + saved.suffix(3) { try tagging.setTags([swim.id, work.id], forEntry: entry.id) }
+        tagging.close()
         try DamagedJournals.zeroMiddleLeafPage(of: path)
         let before = try DamagedJournals.snapshot(of: folder.path)
         let output = folder.file("out/recovered.sqlite")
@@ -44,6 +50,10 @@ final class JournalRescueTests: XCTestCase {
         for entry in entries {
             XCTAssertEqual(entry, original[entry.id], "id, identity, words, mood and dates as they were")
         }
+        let tags = try copy.tags()
+        XCTAssertEqual(tags.first { $0.name == "Swimming" }?.entryCount, 6, "the tags come with their entries")
+        XCTAssertEqual(tags.first { $0.name == "work" }?.entryCount, 6)
+        XCTAssertEqual(tags.filter { $0.name.lowercased() == "work" }.count, 1, "matched to the starting tag, not doubled")
         XCTAssertThrowsError(try JournalRescue.recover(from: path, to: output), "never over an existing file")
     }
 }
