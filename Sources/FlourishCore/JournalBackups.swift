@@ -56,13 +56,8 @@ public struct JournalBackups: Sendable {
         chmod(folder, 0o700)
         let partial = target + ".partial"
         try? FileManager.default.removeItem(atPath: partial)
-        // VACUUM INTO takes an existing empty file as it is: created 0600 here, it is never
-        // readable by others, not even for the moment before a chmod.
-        let descriptor = open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw JournalError.cannotOpen(path: partial, reason: String(cString: strerror(errno))) }
-        close(descriptor)
         do {
-            try store.vacuum(into: partial)
+            try store.vacuum(intoNewFile: partial)
             guard rename(partial, target) == 0 else {
                 throw JournalError.cannotOpen(path: target, reason: String(cString: strerror(errno)))
             }

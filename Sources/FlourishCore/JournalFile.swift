@@ -66,27 +66,32 @@ enum JournalFile {
 
     /// What the existing regular file at `file` is. Refusals (another program's database, a newer
     /// Flourish's journal, a file that is not a database) throw, with nothing written.
-    static func inspect(_ file: String, shownAs path: String) throws(JournalError) -> Kind {
+    ///
+    /// For a Flourish journal whole in its main file, the immutable connection it was read
+    /// through comes back too: the store reads the journal through it until the health check,
+    /// rather than opening a second one at start-up.
+    static func inspect(_ file: String, shownAs path: String) throws(JournalError) -> (kind: Kind, reader: DatabaseQueue?) {
         let pendingSideFiles = hasPendingSideFiles(file)
         guard size(of: file) > 0 else {
             // An empty file is a new journal, unless side files hold what was written to it.
-            return pendingSideFiles ? try inspectCopy(of: file, shownAs: path) : .new
+            return (pendingSideFiles ? try inspectCopy(of: file, shownAs: path) : .new, nil)
         }
         guard hasSQLiteHeader(file) else { throw .damaged(path: path) }
         do {
+            // A connection not handed back is closed as it goes out of scope.
             let queue = try immutable(file)
-            defer { try? queue.close() }
             let kind = try classify(queue, shownAs: path)
+            if case .journal = kind, !pendingSideFiles { return (kind, queue) }
             // A main file with no tables yet, while side files hold writes: what those writes
             // made decides (another program's new database, or a new journal that crashed).
-            if kind == .new && pendingSideFiles { return try inspectCopy(of: file, shownAs: path) }
-            return kind
+            if kind == .new && pendingSideFiles { return (try inspectCopy(of: file, shownAs: path), nil) }
+            return (kind, nil)
         } catch let error as JournalError {
             throw error
         } catch {
             // The main file alone does not read as a database. After a crash part of it may be in
             // the -wal still: look at both together, in a copy.
-            if pendingSideFiles { return try inspectCopy(of: file, shownAs: path) }
+            if pendingSideFiles { return (try inspectCopy(of: file, shownAs: path), nil) }
             throw JournalError(error, path: path)
         }
     }
@@ -117,7 +122,7 @@ enum JournalFile {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "journal (read-only)"
-        return try DatabaseQueue(path: uri(file, immutable: true), configuration: configuration)
+        return try DatabaseQueue(path: immutableURI(file), configuration: configuration)
     }
 
     /// The main file and its side files copied into a private temporary folder, opened there (so
@@ -125,10 +130,8 @@ enum JournalFile {
     private static func inspectCopy(of file: String, shownAs path: String) throws(JournalError) -> Kind {
         do {
             return try withPrivateCopy(of: file) { queue in try classify(queue, shownAs: path) }
-        } catch let error as JournalError {
-            throw error
         } catch {
-            throw JournalError(error, path: path)
+            throw JournalError(error, path: path) // a JournalError passes through as it is
         }
     }
 
@@ -168,6 +171,16 @@ enum JournalFile {
         guard fsync(output) == 0 else { throw JournalError.io(reason: String(cString: strerror(errno))) }
     }
 
+    /// Writes a whole, compacted copy of the database `queue` reads (SQLite's VACUUM INTO) into a
+    /// new file at `target`. VACUUM INTO takes an existing empty file as it is: created 0600 here
+    /// first, the copy is private from its first byte, never readable by others before a chmod.
+    static func vacuum(_ queue: DatabaseQueue, intoNewFile target: String) throws {
+        let descriptor = open(target, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw JournalError.cannotOpen(path: target, reason: String(cString: strerror(errno))) }
+        close(descriptor)
+        try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [target]) }
+    }
+
     /// Whether side files hold part of the journal (a -wal not yet merged, a hot rollback journal).
     static func hasPendingSideFiles(_ file: String) -> Bool {
         size(of: file + "-wal") > 0 || size(of: file + "-journal") > 0
@@ -186,11 +199,11 @@ enum JournalFile {
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 
-    /// An SQLite URI for `file` (Debian's SQLite understands URIs in every open).
-    static func uri(_ file: String, immutable: Bool) -> String {
+    /// The SQLite URI that opens `file` immutable (Debian's SQLite understands URIs in every open).
+    private static func immutableURI(_ file: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
         let escaped = file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file
-        return "file:\(escaped)" + (immutable ? "?immutable=1" : "")
+        return "file:\(escaped)?immutable=1"
     }
 }

@@ -155,15 +155,14 @@ public final class JournalModel {
         work.async {
             let result = Result { () throws(JournalError) in
                 let ids = try store.entryIDs()
-                let opening = Array(ids.prefix(Self.openingEntries))
                 // A failed read of the opening rows is no failed load: they are asked for again
-                // as they bind, like any other row.
-                return (ids, opening, opening.isEmpty ? EntryBatch() : try? store.read(ids: opening))
+                // as they bind, like any other row. An empty journal asks the store for nothing.
+                return (ids, ids.isEmpty ? EntryBatch() : try? store.read(ids: Array(ids.prefix(Self.openingEntries))))
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     switch result {
-                    case .success(let (ids, _, batch)):
+                    case .success(let (ids, batch)):
                         self.ids = ids
                         self.isLoaded = true
                         if let batch { self.remember(batch) }

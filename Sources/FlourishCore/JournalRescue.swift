@@ -53,10 +53,8 @@ public enum JournalRescue {
                 let (rows, known) = try readableRows(queue)
                 return (rows, known, readableTags(queue))
             }
-        } catch let error as JournalError {
-            throw error
         } catch {
-            throw JournalError(error, path: path)
+            throw JournalError(error, path: path) // a JournalError passes through as it is
         }
         let store = try JournalStore(path: output)
         try store.insertStoredRows(rows)
@@ -161,10 +159,6 @@ extension JournalRescue {
             try? files.removeItem(atPath: incoming)
             try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                       withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Made empty and private first: VACUUM INTO writes into it as it is.
-            guard files.createFile(atPath: incoming, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw JournalError.cannotOpen(path: incoming, reason: String(cString: strerror(errno)))
-            }
             try checkedCopy(of: backup, into: incoming)
             let kept = try keepAside(target, now: now)
             // The old journal's side files belong to its old contents (kept above).
@@ -179,9 +173,9 @@ extension JournalRescue {
         }
     }
 
-    /// Checks that `backup` is a healthy Flourish journal and copies it whole into the existing
-    /// empty file `incoming` (VACUUM INTO, from a view that never writes to it). Every failure
-    /// names the backup.
+    /// Checks that `backup` is a healthy Flourish journal and copies it whole into the new private
+    /// file `incoming` (VACUUM INTO, from a view that never writes to it). Every failure names
+    /// the backup.
     private static func checkedCopy(of backup: String, into incoming: String) throws(JournalError) {
         do {
             try withSnapshot(of: JournalFile.resolve(backup), shownAs: backup) { queue in
@@ -191,7 +185,7 @@ extension JournalRescue {
                 guard try queue.read({ db in try String.fetchAll(db, sql: "PRAGMA quick_check") }) == ["ok"] else {
                     throw JournalError.damaged(path: backup)
                 }
-                try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [incoming]) }
+                try JournalFile.vacuum(queue, intoNewFile: incoming)
             }
         } catch {
             throw JournalError(error, path: backup)

@@ -5,40 +5,32 @@ import GRDB
 extension JournalStore {
     /// Every tag, by name, with how many entries carry it.
     public func tags() throws(JournalError) -> [Tag] {
-        try worded {
-            try currentReader.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT tag.id, tag.name, count(entry.id) AS entries
-                    FROM tag LEFT JOIN entry_tag ON entry_tag.tag_id = tag.id
-                    LEFT JOIN entry ON entry.id = entry_tag.entry_id
-                    GROUP BY tag.id ORDER BY tag.key
-                    """).map { Tag(id: $0["id"], name: $0["name"], entryCount: $0["entries"]) }
-            }
+        try reading { db in
+            try Row.fetchAll(db, sql: """
+                SELECT tag.id, tag.name, count(entry.id) AS entries
+                FROM tag LEFT JOIN entry_tag ON entry_tag.tag_id = tag.id
+                LEFT JOIN entry ON entry.id = entry_tag.entry_id
+                GROUP BY tag.id ORDER BY tag.key
+                """).map { Tag(id: $0["id"], name: $0["name"], entryCount: $0["entries"]) }
         }
     }
 
     /// A new tag named `name` (see `TagName`); a name taken already, whatever its case, is refused.
     public func createTag(named name: String) throws(JournalError) -> Tag {
         let name = try Self.validTagName(name)
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                try Self.refuseTaken(name, except: nil, db)
-                try db.execute(sql: "INSERT INTO tag (name, key) VALUES (?, ?)", arguments: [name, TagName.key(name)])
-                return Tag(id: db.lastInsertedRowID, name: name)
-            }
+        return try writing { db in
+            try Self.refuseTaken(name, except: nil, db)
+            try db.execute(sql: "INSERT INTO tag (name, key) VALUES (?, ?)", arguments: [name, TagName.key(name)])
+            return Tag(id: db.lastInsertedRowID, name: name)
         }
     }
 
     /// Gives the tag a new name; its entries keep it.
     public func renameTag(id: Int64, to name: String) throws(JournalError) {
         let name = try Self.validTagName(name)
-        let queue = try writable()
-        try worded {
-            try queue.write { db in
-                try Self.refuseTaken(name, except: id, db)
-                try db.execute(sql: "UPDATE tag SET name = ?, key = ? WHERE id = ?", arguments: [name, TagName.key(name), id])
-            }
+        try writing { db in
+            try Self.refuseTaken(name, except: id, db)
+            try db.execute(sql: "UPDATE tag SET name = ?, key = ? WHERE id = ?", arguments: [name, TagName.key(name), id])
         }
     }
 
@@ -47,15 +39,12 @@ extension JournalStore {
     @discardableResult
     public func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int {
         guard id != target else { return 0 }
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, tag_id) SELECT entry_id, ? FROM entry_tag WHERE tag_id = ?",
-                               arguments: [target, id])
-                let moved = db.changesCount
-                try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
-                return moved
-            }
+        return try writing { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, tag_id) SELECT entry_id, ? FROM entry_tag WHERE tag_id = ?",
+                           arguments: [target, id])
+            let moved = db.changesCount
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+            return moved
         }
     }
 
@@ -63,34 +52,26 @@ extension JournalStore {
     /// Returns how many entries carried it.
     @discardableResult
     public func deleteTag(id: Int64) throws(JournalError) -> Int {
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                let carried = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_tag WHERE tag_id = ?", arguments: [id]) ?? 0
-                try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
-                return carried
-            }
+        try writing { db in
+            let carried = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_tag WHERE tag_id = ?", arguments: [id]) ?? 0
+            try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+            return carried
         }
     }
 
     /// The entry carries exactly these tags from now on.
     public func setTags(_ tagIDs: Set<Int64>, forEntry entryID: Int64) throws(JournalError) {
-        let queue = try writable()
-        try worded {
-            try queue.write { db in try Self.setTags(tagIDs, forEntry: entryID, db) }
-        }
+        try writing { db in try Self.setTags(tagIDs, forEntry: entryID, db) }
     }
 
     /// The tags each of these entries carries, by entry id (entries without tags are left out).
     public func tagIDs(forEntries ids: [Int64]) throws(JournalError) -> [Int64: Set<Int64>] {
         guard !ids.isEmpty else { return [:] }
-        return try worded {
-            try currentReader.read { db in
-                var tags: [Int64: Set<Int64>] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT entry_id, tag_id FROM entry_tag WHERE entry_id IN (\(ids.map(String.init).joined(separator: ",")))")
-                while let row = try rows.next() { tags[row["entry_id"], default: []].insert(row["tag_id"]) }
-                return tags
-            }
+        return try reading { db in
+            var tags: [Int64: Set<Int64>] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT entry_id, tag_id FROM entry_tag WHERE entry_id IN (\(ids.map(String.init).joined(separator: ",")))")
+            while let row = try rows.next() { tags[row["entry_id"], default: []].insert(row["tag_id"]) }
+            return tags
         }
     }
 
@@ -99,25 +80,19 @@ extension JournalStore {
     /// is answered by the index alone.
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] {
         if let match = query.matchExpression, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
-            return try worded {
-                try currentReader.read { db in
-                    try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
-                }
+            return try reading { db in
+                try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
             }
         }
         let (filter, arguments) = Self.filter(query)
-        return try worded {
-            try currentReader.read { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
-        }
+        return try reading { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
     }
 
     /// The ids of the entries that match `query`, newest first (the journal's own order).
     public func search(_ query: JournalQuery) throws(JournalError) -> [Int64] {
         let (filter, arguments) = Self.filter(query)
         let sql = "SELECT id FROM entry \(filter) ORDER BY created_at DESC, id DESC"
-        return try worded {
-            try currentReader.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
-        }
+        return try reading { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
     }
 
     /// The WHERE clause for `query`, with its arguments ("" for the whole journal).

@@ -41,7 +41,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         self.path = path
         file = JournalFile.resolve(path)
         let created = try JournalFile.prepare(file, shownAs: path)
-        let kind = created ? JournalFile.Kind.new : try JournalFile.inspect(file, shownAs: path)
+        let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path)
         do {
             switch kind {
             case .new:
@@ -62,7 +62,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
                     open = { try JournalFile.immutable(file) }
                 }
                 openChecker = open
-                reader = try open()
+                reader = try inspected ?? open()
                 if needsMigration {
                     // An upgrade rewrites the journal, and the rows read need the new schema: check
                     // and migrate now (once per release that adds a migration).
@@ -145,11 +145,11 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         try? reader.close()
     }
 
-    /// Writes a whole, compacted copy of the journal into the existing empty file at `target`
-    /// (SQLite's VACUUM INTO). Only from a journal that passed its health check.
-    func vacuum(into target: String) throws(JournalError) {
+    /// Writes a whole, compacted, private copy of the journal into a new file at `target`. Only
+    /// from a journal that passed its health check.
+    func vacuum(intoNewFile target: String) throws(JournalError) {
         let queue = try writable()
-        try worded { try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [target]) } }
+        try worded { try JournalFile.vacuum(queue, intoNewFile: target) }
     }
 
     public func dataVersion() -> Int? {
@@ -175,13 +175,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     // MARK: - Intents
 
     public func save(_ entry: NewEntry, createdAt: Date = Date()) throws(JournalError) -> Entry {
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                var record = EntryRecord(entry, createdAt: createdAt)
-                try record.insert(db)
-                return try Self.readBack(db, id: db.lastInsertedRowID)
-            }
+        try writing { db in
+            var record = EntryRecord(entry, createdAt: createdAt)
+            try record.insert(db)
+            return try Self.readBack(db, id: db.lastInsertedRowID)
         }
     }
 
@@ -189,81 +186,64 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// made in one go (the benchmark's sample journal; imports). Returns how many were saved.
     @discardableResult
     public func save(_ entries: [(entry: NewEntry, createdAt: Date)]) throws(JournalError) -> Int {
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                for (entry, createdAt) in entries {
-                    var record = EntryRecord(entry, createdAt: createdAt)
-                    try record.insert(db)
-                }
-                return entries.count
+        try writing { db in
+            for (entry, createdAt) in entries {
+                var record = EntryRecord(entry, createdAt: createdAt)
+                try record.insert(db)
             }
+            return entries.count
         }
     }
 
     public func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry {
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                // Only the columns an edit changes are written: the location is never edited, and an
-                // untouched date keeps its stored bytes.
-                var assignments = "title = ?, body = ?, mood = ?, updated_at = ?"
-                var arguments: StatementArguments = [entry.title, entry.body, entry.mood.rawValue, updatedAt]
-                if let date = entry.date {
-                    assignments += ", created_at = ?"
-                    arguments += [date]
-                }
-                arguments += [id]
-                try db.execute(sql: "UPDATE entry SET \(assignments) WHERE id = ?", arguments: arguments)
-                guard db.changesCount > 0 else { throw JournalError.entryMissing }
-                return try Self.readBack(db, id: id)
+        try writing { db in
+            // Only the columns an edit changes are written: the location is never edited, and an
+            // untouched date keeps its stored bytes.
+            var assignments = "title = ?, body = ?, mood = ?, updated_at = ?"
+            var arguments: StatementArguments = [entry.title, entry.body, entry.mood.rawValue, updatedAt]
+            if let date = entry.date {
+                assignments += ", created_at = ?"
+                arguments += [date]
             }
+            arguments += [id]
+            try db.execute(sql: "UPDATE entry SET \(assignments) WHERE id = ?", arguments: arguments)
+            guard db.changesCount > 0 else { throw JournalError.entryMissing }
+            return try Self.readBack(db, id: id)
         }
     }
 
     public func delete(id: Int64) throws(JournalError) -> DeletedEntry {
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE id = ?", arguments: [id]) else {
-                    throw JournalError.entryMissing
-                }
-                guard case .success(let entry) = StoredEntry.read(row) else { throw JournalError.unreadableEntry }
-                let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
-                let tags = try Int64.fetchSet(db, sql: "SELECT tag_id FROM entry_tag WHERE entry_id = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
-                return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags)
+        try writing { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE id = ?", arguments: [id]) else {
+                throw JournalError.entryMissing
             }
+            guard case .success(let entry) = StoredEntry.read(row) else { throw JournalError.unreadableEntry }
+            let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
+            let tags = try Int64.fetchSet(db, sql: "SELECT tag_id FROM entry_tag WHERE entry_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
+            return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags)
         }
     }
 
     public func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry {
-        let queue = try writable()
-        return try worded {
-            try queue.write { db in
-                try Self.insert(deleted.storedRow.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, db)
-                let existing = try Int64.fetchSet(db, sql: "SELECT id FROM tag")
-                try Self.setTags(deleted.tagIDs.intersection(existing), forEntry: deleted.entry.id, db)
-                return try Self.readBack(db, id: deleted.entry.id)
-            }
+        try writing { db in
+            try Self.insert(deleted.storedRow.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, db)
+            let existing = try Int64.fetchSet(db, sql: "SELECT id FROM tag")
+            try Self.setTags(deleted.tagIDs.intersection(existing), forEntry: deleted.entry.id, db)
+            return try Self.readBack(db, id: deleted.entry.id)
         }
     }
 
     /// Inserts rows read from another journal as they were stored (ids, identities and all), in
     /// one transaction: for recovering a damaged journal into a new one.
     func insertStoredRows(_ rows: [Row]) throws(JournalError) {
-        let queue = try writable()
-        try worded {
-            try queue.write { db in
-                for row in rows { try Self.insert(Array(zip(row.columnNames, row.databaseValues)), db) }
-            }
+        try writing { db in
+            for row in rows { try Self.insert(Array(zip(row.columnNames, row.databaseValues)), db) }
         }
     }
 
     public func entryIDs() throws(JournalError) -> [Int64] {
-        try worded {
-            try currentReader.read { db in try Self.ids(db, sql: "SELECT id FROM entry ORDER BY created_at DESC, id DESC") }
-        }
+        try reading { db in try Self.ids(db, sql: "SELECT id FROM entry ORDER BY created_at DESC, id DESC") }
     }
 
     /// The first column of every row, stepped by hand: for every entry of a journal (the list's
@@ -326,15 +306,13 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     }
 
     public func position(of id: Int64) throws(JournalError) -> Int? {
-        try worded {
-            try currentReader.read { db in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [id]) != nil else { return nil }
-                // Counts the entries that come before it in the list's order, along the date index.
-                return try Int.fetchOne(db, sql: """
-                    SELECT count(*) FROM entry
-                    WHERE (created_at, id) > (SELECT created_at, id FROM entry WHERE id = ?)
-                    """, arguments: [id])
-            }
+        try reading { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [id]) != nil else { return nil }
+            // Counts the entries that come before it in the list's order, along the date index.
+            return try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM entry
+                WHERE (created_at, id) > (SELECT created_at, id FROM entry WHERE id = ?)
+                """, arguments: [id])
         }
     }
 
@@ -356,7 +334,19 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
 
     /// How many entries the journal holds.
     public func count() throws(JournalError) -> Int {
-        try worded { try currentReader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 } }
+        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0 }
+    }
+
+    /// Runs `work` in a write transaction (after the health check; never on a damaged journal),
+    /// with SQLite's errors in the person's terms.
+    func writing<T>(_ work: (Database) throws -> T) throws(JournalError) -> T {
+        let queue = try writable()
+        return try worded { try queue.write(work) }
+    }
+
+    /// Runs `work` in a read transaction on the current reader, with errors in the person's terms.
+    func reading<T>(_ work: (Database) throws -> T) throws(JournalError) -> T {
+        try worded { try currentReader.read(work) }
     }
 
     /// Runs `work`, turning SQLite's errors into the person's terms.

@@ -53,8 +53,15 @@ while let argument = arguments.popFirst() {
     }
 }
 
+/// A rescue command that could not do its work: the reason on stderr, exit status 1.
+func failed(_ error: JournalError) -> Never {
+    FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
+    exit(1)
+}
+
+let journalPath = databasePath ?? JournalPaths.defaultJournal()
 if checkOnly {
-    let verdict = JournalRescue.check(path: databasePath ?? JournalPaths.defaultJournal())
+    let verdict = JournalRescue.check(path: journalPath)
     print(verdict.lines.joined(separator: "\n"))
     exit(verdict.healthy ? 0 : 1)
 }
@@ -65,25 +72,22 @@ if let recovery {
                      "\(result.recovered)", result.output, "\(result.lost)"))
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
-        exit(1)
+        failed(error)
     }
 }
 if let restoreFrom {
-    let journal = databasePath ?? JournalPaths.defaultJournal()
     do {
-        let kept = try JournalRescue.restore(backup: restoreFrom, to: journal)
-        print(String(format: tr("Restored %@ as the journal at %@."), restoreFrom, journal))
+        let kept = try JournalRescue.restore(backup: restoreFrom, to: journalPath)
+        print(String(format: tr("Restored %@ as the journal at %@."), restoreFrom, journalPath))
         if let kept { print(String(format: tr("The journal it replaced is kept at %@."), kept)) }
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
-        exit(1)
+        failed(error)
     }
 }
 
 let status = MainActor.assumeIsolated {
-    let app = FlourishApplication(journalPath: databasePath ?? JournalPaths.defaultJournal())
+    let app = FlourishApplication(journalPath: journalPath)
     return app.run()
 }
 exit(status)
