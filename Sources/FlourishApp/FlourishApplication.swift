@@ -71,9 +71,8 @@ public final class FlourishApplication {
             self.store = store
             let model = JournalModel(store: store)
             self.model = model
-            // Read in the background while the window is built: its answer arrives on the main
-            // queue after this method returns, when the journal page is there to hear it.
-            model.load()
+            // The ids are read when the Journal page is first shown (`JournalController`), not
+            // here: start-up reads as little of a ten-year journal as of an empty one.
             let mainWindow = MainWindow(application: application, model: model, journalPath: journalPath,
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
                                         preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)))

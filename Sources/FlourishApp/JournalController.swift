@@ -99,12 +99,19 @@ final class JournalController: JournalModelDelegate {
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
         connectEntryActions()
-        view.onMap { [unowned self] in listIfShown() }
+        view.onMap { [unowned self] in
+            // The first showing reads the ids; the list takes the focus once they are in.
+            if !model.isLoaded { focusWhenListed = true }
+            model.loadIfNeeded()
+            listIfShown()
+        }
     }
 
     /// Whether the list holds the journal's ids. Not until the page is first shown: a journal
     /// no one is looking at costs nothing (no rows built, bound, read or laid out).
     private(set) var isListed = false
+    /// The page was shown before the ids were read: the list takes the focus when they are.
+    private var focusWhenListed = false
 
     private func listIfShown() {
         guard !isListed, model.isLoaded, view.isMapped else { return }
@@ -166,6 +173,10 @@ final class JournalController: JournalModelDelegate {
         // An open entry (or its edit) stays on screen whatever else changes underneath it.
         guard page != .entry && page != .edit else { return }
         view.visiblePage = listPage.rawValue
+        if focusWhenListed && isListed {
+            focusWhenListed = false
+            focusList()
+        }
     }
 
     func journalModel(_ model: JournalModel, didFailWith error: JournalError) {

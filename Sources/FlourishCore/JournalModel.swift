@@ -39,6 +39,8 @@ public final class JournalModel {
     /// Entry ids, newest first.
     public internal(set) var ids: [Int64] = []
     public private(set) var isLoaded = false
+    /// Whether a read of the ids is on its way.
+    public private(set) var isLoading = false
 
     let store: any JournalStoring
     let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
@@ -115,7 +117,8 @@ public final class JournalModel {
         cache.removeAll()
         lastUse.removeAll()
         unreadable.removeAll()
-        load()
+        // Ids no one has asked for yet are read fresh when they are.
+        if isLoaded || isLoading { load() }
     }
 
     // MARK: - Health
@@ -151,6 +154,7 @@ public final class JournalModel {
     /// so its first frame shows them whole instead of placeholders that a second frame fills in.
     /// A few dozen rows read, nothing laid out: the rest of the journal stays on disk.
     public func load() {
+        isLoading = true
         let store = self.store
         work.async {
             let result = Result { () throws(JournalError) in
@@ -161,6 +165,7 @@ public final class JournalModel {
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
+                    self.isLoading = false
                     switch result {
                     case .success(let (ids, batch)):
                         self.ids = ids
@@ -173,6 +178,13 @@ public final class JournalModel {
                 }
             }
         }
+    }
+
+    /// Loads the ids the first time they are needed (the Journal page first shown): the start-up
+    /// of a journal of 100,000 entries then reads no more of it than an empty one's.
+    public func loadIfNeeded() {
+        guard !isLoaded, !isLoading else { return }
+        load()
     }
 
     /// The entry if it is in memory; otherwise nil, and it (with its neighbours) is fetched in the

@@ -38,6 +38,35 @@ final class FirstShowingTests: XCTestCase {
         }
     }
 
+    func testTheJournalIsReadOnlyWhenItsPageIsFirstShownAndItsListTakesTheFocus() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let path = folder.file("journal.sqlite")
+            let store = try JournalStore(path: path)
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            try store.save((0..<30).map { index in
+                (entry: try EntryDraft(title: "Day \(index)", body: "Words.", mood: .reallyGood).validated().get(),
+                 createdAt: start.addingTimeInterval(Double(index) * 86_400))
+            })
+            store.close()
+
+            let harness = try Harness(journalPath: path, load: false)
+            defer { harness.close() }
+            harness.main.show(.newEntry)
+            MainLoop.run(for: 0.3)
+            XCTAssertFalse(harness.model.isLoaded || harness.model.isLoading,
+                           "nothing of the journal is read while the New Entry page shows")
+
+            harness.main.show(.journal)
+            harness.waitUntil("the journal is listed") { harness.main.journal.isListed }
+            XCTAssertEqual(harness.model.count, 30)
+            XCTAssertEqual(harness.main.journal.page, .entries)
+            harness.waitUntil("the newest row has the keyboard") {
+                harness.main.journal.list.focusedRow?.entryID == harness.model.ids.first
+            }
+        }
+    }
+
     func testARowsTextFollowsAFontChange() throws {
         try MainActor.assumeIsolated {
             let harness = try Harness()

@@ -27,8 +27,10 @@ final class Harness {
     ///   - attachLocation: the remembered "Attach location" choice the form opens with.
     ///   - preferencesPath: a preferences file to share between harnesses (a restart).
     ///   - journalPath: an existing journal to open instead of a new one.
+    ///   - load: reads the ids at once; without it, they are read as the app reads them, when
+    ///     the Journal page is first shown.
     init(animations: Bool = false, attachLocation: Bool = false, preferencesPath: String? = nil,
-         journalPath: String? = nil, wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
+         journalPath: String? = nil, load: Bool = true, wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
         // Before anything can connect to the system bus: the location tests' private one.
         PrivateSystemBus.ensure()
         Toolkit.initialize()
@@ -42,6 +44,7 @@ final class Harness {
         main = MainWindow(application: Self.sharedApplication(), model: model, journalPath: journal.path,
                           location: location, preferences: preferences)
         main.present()
+        guard load else { return }
         model.load()
         // Loaded, or (for a store with faults) the journal page says why not.
         XCTAssertTrue(MainLoop.run(until: { self.model.isLoaded || self.main.journal.page == .problem }),
