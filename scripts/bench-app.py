@@ -23,6 +23,7 @@ QUIET_SECONDS = 0.3   # "idle": no CPU tick for this long
 SCROLL_ROWS = 10_000  # rows paged through (the whole journal when it is smaller)
 HELD_DOWN_KEYS = 150  # Down presses at a held key's repeat rate
 PAGE_DELAY_MS = 16    # between Page Down presses: one a frame
+SEARCH_WORDS = ("walk", "rain", "coffee")  # typed into the search, a key at a time
 
 
 # MARK: - Processes
@@ -209,6 +210,24 @@ def run_once(binary, journal, entries, environment):
         time.sleep(0.3)
         keys("Escape")
         wait_idle(app.process, time.monotonic())
+
+        # Search as a person types it: Ctrl+F, then a word a key at a time. Each keystroke is
+        # timed from the app hearing the new words to the frame that shows their results.
+        latencies = []
+        for word in SEARCH_WORDS:
+            keys("ctrl+f")
+            time.sleep(0.2)
+            for letter in word:
+                before = time.monotonic()
+                keys(letter)
+                started = app.mark("search started", after=before)
+                latencies.append((app.mark("search shown", after=started) - started) * 1000)
+                time.sleep(0.15)
+            keys("Escape")  # the whole journal again, where it was
+            wait_idle(app.process, time.monotonic())
+        ordered = sorted(latencies)
+        figures["app_search_p50_ms"] = statistics.median(ordered)
+        figures["app_search_p95_ms"] = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
     # Page Down, one press a frame, until 10,000 rows (or the whole journal) have been shown.
     target = min(entries, SCROLL_ROWS) - 1
@@ -399,7 +418,8 @@ def targets(results, sizes):
     if median(largest, "rss_scrolled_mib") and median(empty, "rss_scrolled_mib"):
         add(f"RSS after scrolling {min(int(largest), SCROLL_ROWS):,} rows, above the empty journal",
             median(largest, "rss_scrolled_mib") - median(empty, "rss_scrolled_mib"), 40, "MiB")
-    add(f"search, a keystroke at {int(largest):,} entries: p95", median(largest, "search_p95_ms"), 50, "ms")
+    add(f"search in the window, a keystroke at {int(largest):,} entries: p95", median(largest, "app_search_p95_ms"), 50, "ms")
+    add(f"search in the store, a keystroke at {int(largest):,} entries: p95", median(largest, "search_p95_ms"), 50, "ms")
     for size in sizes:
         add(f"save p50, {size:,} entries", median(str(size), "save_p50_ms"), 5, "ms")
         add(f"save p99, {size:,} entries", median(str(size), "save_p99_ms"), 30, "ms")
@@ -434,8 +454,10 @@ def print_table(results, sizes):
         ("RSS after scrolling", "rss_scrolled_mib", "MiB", 0),
         ("save p50 (FULL sync)", "save_p50_ms", "ms", 2),
         ("save p99 (FULL sync)", "save_p99_ms", "ms", 2),
-        ("search a keystroke: p50", "search_p50_ms", "ms", 1),
-        ("search a keystroke: p95", "search_p95_ms", "ms", 1),
+        ("search, window: p50", "app_search_p50_ms", "ms", 1),
+        ("search, window: p95", "app_search_p95_ms", "ms", 1),
+        ("search, store: p50", "search_p50_ms", "ms", 1),
+        ("search, store: p95", "search_p95_ms", "ms", 1),
     ]
     header = f"{'entries':<26}" + "".join(f"{size:>24,}" for size in sizes)
     print(header)

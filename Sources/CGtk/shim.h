@@ -139,6 +139,7 @@ typedef struct {
     int lines;
     PangoLayout *layout; // made at the first measure, with the widget's font
     int width;           // the width (px) the layout was last broken at; -1 for none
+    PangoAttrList *highlights; // the words a search matched; NULL for none
 } FlourishPreview;
 typedef struct { GtkWidgetClass parent_class; } FlourishPreviewClass;
 
@@ -151,6 +152,7 @@ static inline void flourish_preview_break_at(FlourishPreview *self, int width) {
         pango_layout_set_wrap(self->layout, PANGO_WRAP_WORD_CHAR);
         pango_layout_set_ellipsize(self->layout, PANGO_ELLIPSIZE_END);
         pango_layout_set_height(self->layout, -self->lines);
+        pango_layout_set_attributes(self->layout, self->highlights);
         self->width = -1;
         pango_layout_set_width(self->layout, -1);
     }
@@ -218,6 +220,7 @@ static inline void flourish_preview_css_changed(GtkWidget *widget, GtkCssStyleCh
 static inline void flourish_preview_finalize(GObject *object) {
     FlourishPreview *self = (FlourishPreview *)object;
     g_clear_object(&self->layout);
+    g_clear_pointer(&self->highlights, pango_attr_list_unref);
     g_free(self->text);
     G_OBJECT_CLASS(flourish_preview_parent_class)->finalize(object);
 }
@@ -277,9 +280,61 @@ static inline void flourish_preview_set_text(GtkWidget *widget, const char *text
     if (g_strcmp0(self->text, text) == 0) return;
     g_free(self->text);
     self->text = g_strdup(text);
-    if (self->layout) pango_layout_set_text(self->layout, text, -1);
+    g_clear_pointer(&self->highlights, pango_attr_list_unref);
+    if (self->layout) {
+        pango_layout_set_attributes(self->layout, NULL);
+        pango_layout_set_text(self->layout, text, -1);
+    }
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
     gtk_widget_queue_resize(widget);
+}
+
+/// Highlights `count` byte ranges of the text (pairs of start and end in `ranges`): bold, on a
+/// translucent yellow that reads on light and dark themes alike. Cleared by new text.
+static inline void flourish_preview_set_highlights(GtkWidget *widget, const int *ranges, int count) {
+    FlourishPreview *self = (FlourishPreview *)widget;
+    if (count == 0 && self->highlights == NULL) return;
+    g_clear_pointer(&self->highlights, pango_attr_list_unref);
+    if (count > 0) {
+        self->highlights = pango_attr_list_new();
+        for (int i = 0; i < count; i++) {
+            guint start = (guint)ranges[2 * i], end = (guint)ranges[2 * i + 1];
+            PangoAttribute *attributes[] = {
+                pango_attr_weight_new(PANGO_WEIGHT_BOLD),
+                pango_attr_background_new(0xf5f5, 0xc2c2, 0x1111),
+                pango_attr_background_alpha_new(0x6666),
+            };
+            for (unsigned k = 0; k < G_N_ELEMENTS(attributes); k++) {
+                attributes[k]->start_index = start;
+                attributes[k]->end_index = end;
+                pango_attr_list_insert(self->highlights, attributes[k]);
+            }
+        }
+    }
+    if (self->layout) {
+        pango_layout_set_attributes(self->layout, self->highlights);
+        self->width = -1; // bold words may break the lines elsewhere
+        pango_layout_set_width(self->layout, -1);
+    }
+    gtk_widget_queue_resize(widget);
+}
+
+/// The highlighted byte ranges, as pairs, for tests: how many ranges were written into `ranges`.
+static inline int flourish_preview_get_highlights(GtkWidget *widget, int *ranges, int capacity) {
+    FlourishPreview *self = (FlourishPreview *)widget;
+    if (self->highlights == NULL) return 0;
+    int count = 0;
+    GSList *attributes = pango_attr_list_get_attributes(self->highlights);
+    for (GSList *item = attributes; item; item = item->next) {
+        PangoAttribute *attribute = item->data;
+        if (attribute->klass->type == PANGO_ATTR_WEIGHT && count < capacity) {
+            ranges[2 * count] = (int)attribute->start_index;
+            ranges[2 * count + 1] = (int)attribute->end_index;
+            count++;
+        }
+    }
+    g_slist_free_full(attributes, (GDestroyNotify)pango_attribute_destroy);
+    return count;
 }
 
 #endif

@@ -55,6 +55,16 @@ final class Alerts {
         }
     }
 
+    /// Asked before something that cannot be undone (deleting or merging a tag): Cancel is the
+    /// default, so Enter loses nothing; `action` ("_Delete") is styled as destructive.
+    func confirm(title: String, message: String, action: String, then decide: @escaping @MainActor (_ confirmed: Bool) -> Void) {
+        present(title: title, message: message,
+                choices: [.init(tr("_Cancel"), response: Self.cancel), .init(action, response: Self.discard, destructive: true)],
+                defaultResponse: Self.cancel) { response in
+            decide(response == Self.discard)
+        }
+    }
+
     /// An error with no retry (a journal that cannot be read).
     func showProblem(title: String, message: String, then done: @escaping @MainActor () -> Void = {}) {
         present(title: title, message: message, choices: [.init(tr("OK"), response: Self.ok)], defaultResponse: Self.ok) { _ in done() }

@@ -6,8 +6,10 @@ import GtkKit
 /// Cancel with changes asks first.
 @MainActor
 final class EditEntryController {
-    let view = Box(.vertical, spacing: 6)
-    let fields = EntryFields()
+    /// The page: the form scrolls when the window is shorter than it (a journal with many tags).
+    let view = ScrolledWindow()
+    let content = Box(.vertical, spacing: 6)
+    let fields: EntryFields
     let saveButton = Button(mnemonic: tr("_Save"))
     let cancelButton = Button(mnemonic: tr("_Cancel"))
 
@@ -29,7 +31,9 @@ final class EditEntryController {
     init(model: JournalModel, alerts: Alerts) {
         self.model = model
         self.alerts = alerts
-        view.addClass("entry-form")
+        fields = EntryFields(model: model)
+        content.addClass("entry-form")
+        view.setChild(content)
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
         saveButton.tooltip = tr("Save the changes (Ctrl+Enter)")
@@ -38,7 +42,7 @@ final class EditEntryController {
         buttons.align(horizontal: .end)
         buttons.append(cancelButton)
         buttons.append(saveButton)
-        for widget in fields.widgets + [buttons] { view.append(widget) }
+        for widget in fields.widgets + [buttons] { content.append(widget) }
         saveButton.onClicked { [unowned self] in save() }
         cancelButton.onClicked { [unowned self] in cancel() }
     }
@@ -57,6 +61,7 @@ final class EditEntryController {
         guard let original else { return false }
         let draft = self.draft
         return draft.title != original.title || draft.body != original.body || draft.mood != original.mood || draft.date != nil
+            || draft.tagIDs != original.tagIDs
     }
 
     func save() {

@@ -11,6 +11,8 @@ final class EntryFields {
     let bodyField = TextView()
     let picker = MoodPicker()
     let datePicker = DatePicker()
+    /// "Tags", under the mood: what the person did that day.
+    let tags: TagChooser
     /// Said next to the mood button when no mood is chosen.
     let moodError = Label()
     /// Said next to the date when it is in the future.
@@ -20,7 +22,8 @@ final class EntryFields {
     /// The fields in form order, for the form to lay out in its own box.
     private(set) var widgets: [Widget] = []
 
-    init() {
+    init(model: JournalModel) {
+        tags = TagChooser(model: model)
         let titleLabel = fieldLabel(tr("_Title"), for: titleField)
         titleField.placeholder = tr("What is today about?")
 
@@ -51,7 +54,7 @@ final class EntryFields {
             error.isVisible = false
         }
 
-        widgets = [titleLabel, titleField, moodRow, bodyLabel, bodyScroller, textError]
+        widgets = [titleLabel, titleField, moodRow, tags.view, bodyLabel, bodyScroller, textError]
 
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
@@ -76,7 +79,8 @@ final class EntryFields {
 
     /// What the fields hold now, with `location` attached.
     func draft(location: Location?) -> EntryDraft {
-        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood, location: location, date: datePicker.date)
+        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood, location: location, date: datePicker.date,
+                   tagIDs: tags.selected)
     }
 
     /// Shows `entry` for editing: its words, its mood, and its date as the date control's text.
@@ -85,6 +89,7 @@ final class EntryFields {
         bodyField.text = entry.body
         picker.set(entry.mood)
         datePicker.reset(to: entry.createdAt)
+        tags.set(entry.tagIDs)
         show([])
     }
 
@@ -94,6 +99,7 @@ final class EntryFields {
         bodyField.text = ""
         picker.reset()
         datePicker.reset(to: nil)
+        tags.set([])
         show([])
     }
 
@@ -101,6 +107,7 @@ final class EntryFields {
     var isSensitive: Bool = true {
         didSet {
             for widget in [titleField, bodyField, picker.button, datePicker.button] as [Widget] { widget.isSensitive = isSensitive }
+            tags.isSensitive = isSensitive
         }
     }
 

@@ -6,8 +6,10 @@ import GtkKit
 /// person typed and offers Retry.
 @MainActor
 final class EntryFormController {
-    let view = Box(.vertical, spacing: 6)
-    let fields = EntryFields()
+    /// The page: the form scrolls when the window is shorter than it (a journal with many tags).
+    let view = ScrolledWindow()
+    let content = Box(.vertical, spacing: 6)
+    let fields: EntryFields
     let saveButton = Button(mnemonic: tr("_Save Entry"))
     /// "Attach location": off until the person turns it on; remembered.
     let locationSwitch = Switch()
@@ -44,6 +46,7 @@ final class EntryFormController {
         self.alerts = alerts
         self.location = location
         self.preferences = preferences
+        fields = EntryFields(model: model)
         buildLayout()
         // The remembered choice applies as the form opens; nothing asks for the location before.
         locationSwitch.isOn = preferences.attachLocation
@@ -55,7 +58,8 @@ final class EntryFormController {
     // MARK: - Layout
 
     private func buildLayout() {
-        view.addClass("entry-form")
+        content.addClass("entry-form")
+        view.setChild(content)
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
         // Expands so it keeps the right edge whether or not the location status line is showing.
@@ -80,7 +84,7 @@ final class EntryFormController {
         bottomRow.append(locationStatus)
         bottomRow.append(saveButton)
 
-        for widget in fields.widgets + [bottomRow] { view.append(widget) }
+        for widget in fields.widgets + [bottomRow] { content.append(widget) }
     }
 
     // MARK: - Saving

@@ -11,6 +11,7 @@ final class EntryViewController {
     let moodLabel = Label()
     let dateLabel = Label()
     let locationLabel = Label()
+    let tagsLabel = Label()
     let bodyLabel = Label()
     let editButton = Button(mnemonic: tr("_Edit"))
     let deleteButton = Button(mnemonic: tr("_Delete"))
@@ -43,9 +44,10 @@ final class EntryViewController {
         moodLabel.addClass("entry-view-mood")
         dateLabel.addClass("journal-meta")
         locationLabel.addClass("journal-meta")
+        tagsLabel.addClass("journal-tags")
         bodyLabel.addClass("journal-body")
         bodyLabel.addClass("entry-view-body")
-        for label in [titleLabel, moodLabel, dateLabel, locationLabel, bodyLabel] {
+        for label in [titleLabel, moodLabel, dateLabel, tagsLabel, locationLabel, bodyLabel] {
             label.alignStart()
             label.enableWrapping()
             content.append(label)
@@ -60,8 +62,8 @@ final class EntryViewController {
         view.append(scroller)
     }
 
-    /// Shows `entry` (again, after an edit).
-    func show(_ entry: Entry) {
+    /// Shows `entry` (again, after an edit), with the names of its tags.
+    func show(_ entry: Entry, tags: [String]) {
         self.entry = entry
         titleLabel.text = entry.title
         titleLabel.isVisible = !entry.title.isEmpty
@@ -72,6 +74,9 @@ final class EntryViewController {
         moodClass = Theme.moodClass(entry.mood)
         moodLabel.addClass(Theme.moodClass(entry.mood))
         dateLabel.text = Self.dateFormatter.string(from: entry.createdAt)
+        tagsLabel.isVisible = !tags.isEmpty
+        tagsLabel.text = tags.joined(separator: " · ")
+        tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))
         locationLabel.isVisible = entry.location != nil
         if let location = entry.location {
             locationLabel.text = location.formatted

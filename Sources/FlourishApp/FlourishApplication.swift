@@ -54,6 +54,13 @@ public final class FlourishApplication {
         // Keep the application alive while the journal opens without a window on screen yet.
         application.hold()
         let path = journalPath
+        // Opening is quick, unless a journal of an earlier version is brought up to date first
+        // (its search index built again: about a second for 100,000 entries). Past half a
+        // second, a small window says what is happening, so the launch is not taken for a failure.
+        MainLoop.after(milliseconds: Self.openingNoticeDelay) { [weak self] in
+            guard let self, isOpening else { return }
+            showOpeningNotice()
+        }
         DispatchQueue.global(qos: .userInitiated).async {
             let opened = Result { () throws(JournalError) in try JournalStore(path: path) }
             DispatchQueue.main.async {
@@ -62,8 +69,28 @@ public final class FlourishApplication {
         }
     }
 
+    /// How long opening may take before the opening notice shows, in milliseconds.
+    static let openingNoticeDelay: UInt32 = 500
+    /// "Opening your journal…", while a slow opening lasts.
+    private var openingNotice: Window?
+
+    private func showOpeningNotice() {
+        Theme.install()
+        let window = Window(application: application)
+        window.title = "Flourish"
+        window.setDefaultSize(width: 360, height: 120)
+        let message = Label(tr("Opening your journal…"))
+        message.addClass("empty-hint")
+        message.setMargins(24)
+        window.setChild(message)
+        window.present()
+        openingNotice = window
+    }
+
     private func opened(_ result: Result<JournalStore, JournalError>) {
         isOpening = false
+        openingNotice?.destroy()
+        openingNotice = nil
         defer { application.release() }
         switch result {
         case .success(let store):

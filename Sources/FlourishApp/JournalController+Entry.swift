@@ -6,13 +6,15 @@ extension JournalController {
     func connectEntryActions() {
         backButton.tooltip = tr("Back to the journal (Alt+Left)")
         backButton.isVisible = false
-        list.onActivate { [unowned self] id in open(id) }
-        // Delete on a focused row deletes that entry (undoable from the notice).
-        list.onKeyPressed { [unowned self] key, modifiers in
-            guard key == .delete || key == .keypadDelete, modifiers.meaningful.isEmpty,
-                  let id = list.focusedRow?.entryID else { return false }
-            delete(id)
-            return true
+        for rows in [list, resultsList] {
+            rows.onActivate { [unowned self] id in open(id) }
+            // Delete on a focused row deletes that entry (undoable from the notice).
+            rows.onKeyPressed { [unowned self, unowned rows] key, modifiers in
+                guard key == .delete || key == .keypadDelete, modifiers.meaningful.isEmpty,
+                      let id = rows.focusedRow?.entryID else { return false }
+                delete(id)
+                return true
+            }
         }
         // Escape leaves the entry view for the journal, and the edit form as Cancel does.
         view.onKeyPressed { [unowned self] key, modifiers in
@@ -20,6 +22,7 @@ extension JournalController {
             switch page {
             case .entry: back()
             case .edit: editor.cancel()
+            case .entries where search.isSearching: search.stop()
             default: return false
             }
             return true
@@ -30,7 +33,7 @@ extension JournalController {
             if let id = entryView.entry?.id { delete(id) }
         }
         editor.onFinished = { [unowned self] updated in
-            if let updated { entryView.show(updated) }
+            if let updated { entryView.show(updated, tags: model.tagNames(updated.tagIDs)) }
             show(.entry)
             entryView.editButton.grabFocus()
         }
@@ -38,10 +41,10 @@ extension JournalController {
 
     /// Shows the entry with `id` whole: the one its row shows (the model may have let it go since).
     func open(_ id: Int64) {
-        guard let entry = list.builtRows.first(where: { $0.entryID == id })?.entry ?? model.entry(id: id) else { return }
+        guard let entry = allRows.first(where: { $0.row.entryID == id })?.row.entry ?? model.entry(id: id) else { return }
         openID = id
         Trace.mark("entry opened")
-        entryView.show(entry)
+        entryView.show(entry, tags: model.tagNames(entry.tagIDs))
         show(.entry)
         entryView.editButton.grabFocus()
     }
@@ -57,7 +60,8 @@ extension JournalController {
     func focusList() {
         guard page == .entries else { return }
         let id = openID
-        if id == nil || !list.focusRow(where: { $0.entryID == id }) { list.grabFocus() }
+        let rows = shownList
+        if id == nil || !rows.focusRow(where: { $0.entryID == id }) { rows.grabFocus() }
     }
 
     /// Edit (the button, Ctrl+E on the entry view).
@@ -74,8 +78,9 @@ extension JournalController {
         deleting.insert(id)
         setEntryActionsSensitive(false, for: id)
         // The focus goes on to the next row (or the one before, at the end of the list).
-        let index = model.ids.firstIndex(of: id)
-        let neighbour = index.flatMap { model.ids.indices.contains($0 + 1) ? model.ids[$0 + 1] : ($0 > 0 ? model.ids[$0 - 1] : nil) }
+        let shown = shownList.keys // the whole journal, or a search's results
+        let index = shown.firstIndex(of: id)
+        let neighbour = index.flatMap { shown.indices.contains($0 + 1) ? shown[$0 + 1] : ($0 > 0 ? shown[$0 - 1] : nil) }
         model.delete(id: id) { [weak self] result in
             guard let self else { return }
             deleting.remove(id)

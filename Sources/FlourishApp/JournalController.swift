@@ -15,6 +15,22 @@ final class JournalController: JournalModelDelegate {
     /// One entry, whole; and the same entry being edited.
     let entryView = EntryViewController()
     let editor: EditEntryController
+    /// Words and filters above the list (Ctrl+F, or typing on the list).
+    let search: JournalSearch
+    /// A search's results, in a list of their own beside the journal's: the journal's list stays
+    /// as it was (scrolled, focused, kept current), so Escape is only a matter of showing it again.
+    let resultsList: KeyedListView<JournalRow, Int64>
+    let resultsScroller = ScrolledWindow()
+    /// Said in place of the results when a search finds nothing.
+    let noMatches = Label(tr("No entries match your search."))
+    /// The journal's list, the results or "no entries match".
+    let lists = Stack()
+    /// The ids the search found, newest first, while they show; nil for the whole journal.
+    var results: [Int64]? { shown.query == nil ? nil : shown.ids }
+    /// The search the results list shows, shared with its bind closure.
+    let shown = ShownSearch()
+    /// Which result rows wait for the first frame of new results to be painted.
+    let resultsFirstScreen = FirstScreen()
     /// In the header bar while an entry is open: back to the journal where it was.
     let backButton = Button(iconName: "go-previous-symbolic", accessibleName: tr("Back"))
 
@@ -36,32 +52,56 @@ final class JournalController: JournalModelDelegate {
     var deleting: Set<Int64> = []
 
     enum Page: String { case loading, empty, entries, problem, entry, edit }
+    enum ListPage: String { case journal, results, noMatches = "no-matches" }
+
+    /// How many results ahead of a row binding are read with it.
+    static let resultsReadAhead = 40
+
+    /// A list of journal rows, bound by `bind` (the journal's, or a search's results).
+    private static func makeList(bind: @escaping @MainActor (JournalRow, Int64, Int) -> Void) -> KeyedListView<JournalRow, Int64> {
+        let list = KeyedListView<JournalRow, Int64>(
+            makeRow: {
+                let row = JournalRow()
+                return (row, row.view)
+            },
+            bind: bind,
+            unbind: { row in row.unbind() })
+        list.addClass("journal")
+        return list
+    }
 
     init(model: JournalModel, alerts: Alerts, notice: UndoNotice) {
         self.model = model
         self.alerts = alerts
         self.notice = notice
         editor = EditEntryController(model: model, alerts: alerts)
+        search = JournalSearch(model: model)
         let firstScreen = FirstScreen()
         self.firstScreen = firstScreen
-        list = KeyedListView(
-            makeRow: {
-                let row = JournalRow()
-                return (row, row.view)
-            },
-            bind: { [model] row, id, position in
-                if firstScreen.waits(position) {
-                    row.bind(id: id, entry: nil)
-                } else {
-                    row.bind(id: id, from: model)
-                    model.readAhead(of: position)
-                }
-                Trace.reached(row: position)
-            },
-            unbind: { row in row.unbind() })
-        list.addClass("journal")
+        let shown = self.shown
+        list = Self.makeList(bind: { [model] row, id, position in
+            if firstScreen.waits(position) {
+                row.bind(id: id, entry: nil)
+            } else {
+                row.bind(id: id, from: model)
+                model.readAhead(of: position)
+            }
+            Trace.reached(row: position)
+        })
+        let resultsFirstScreen = self.resultsFirstScreen
+        resultsList = Self.makeList(bind: { [model] row, id, position in
+            if resultsFirstScreen.waits(position) {
+                row.bind(id: id, entry: nil)
+            } else {
+                // The results about to show, read together (the journal's neighbours are not).
+                model.prefetch(shown.ids[position..<min(shown.ids.count, position + Self.resultsReadAhead)])
+                row.bind(id: id, from: model, query: shown.query)
+            }
+        })
         scroller.setChild(list)
         scroller.expand(horizontally: true, vertically: true)
+        resultsScroller.setChild(resultsList)
+        resultsScroller.expand(horizontally: true, vertically: true)
 
         let loading = Label(tr("Opening your journal…"))
         loading.addClass("empty-hint")
@@ -88,8 +128,19 @@ final class JournalController: JournalModelDelegate {
         banner.alignStart()
         banner.isVisible = false
         let entries = Box(.vertical)
+        entries.append(search.bar)
         entries.append(banner)
-        entries.append(scroller)
+        noMatches.addClass("empty-hint")
+        noMatches.setMargins(24)
+        noMatches.align(vertical: .start)
+        lists.addPage(scroller, name: ListPage.journal.rawValue)
+        lists.addPage(resultsScroller, name: ListPage.results.rawValue)
+        lists.addPage(noMatches, name: ListPage.noMatches.rawValue)
+        lists.visiblePage = ListPage.journal.rawValue
+        resultsScroller.isVisible = false
+        noMatches.isVisible = false
+        lists.expand(horizontally: true, vertically: true)
+        entries.append(lists)
         view.addPage(entries, name: Page.entries.rawValue)
         view.addPage(problemLabel, name: Page.problem.rawValue)
         view.addPage(entryView.view, name: Page.entry.rawValue)
@@ -99,6 +150,7 @@ final class JournalController: JournalModelDelegate {
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
         connectEntryActions()
+        connectSearch()
         view.onMap { [unowned self] in
             // The first showing reads the ids; the list takes the focus once they are in.
             if !model.isLoaded { focusWhenListed = true }
@@ -129,7 +181,7 @@ final class JournalController: JournalModelDelegate {
     var page: Page { Page(rawValue: view.visiblePage) ?? .loading }
 
     /// The page that shows the journal itself: its entries, or the kind word for none.
-    var listPage: Page { model.count == 0 ? .empty : .entries }
+    var listPage: Page { model.count == 0 && results == nil ? .empty : .entries }
 
     // MARK: - JournalModelDelegate
 
@@ -142,14 +194,19 @@ final class JournalController: JournalModelDelegate {
             Trace.once("journal loaded")
             isListed = false
             listIfShown()
+        case .tagsChanged:
+            rebindRows()
+            if page == .entry, let open = entryView.entry, let entry = model.entry(id: open.id) {
+                entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+            }
+        case .updated(let id, _):
+            // Only the rows showing this entry read it again.
+            for (row, query) in allRows where row.entryID == id { row.bind(id: id, from: model, query: query) }
         case _ where !isListed:
             break // listed whole, from the model, when the page first shows
         case .inserted(let index), .restored(let index):
             list.splice(at: index, removing: 0, adding: [model.ids[index]])
             list.scroll(to: index)
-        case .updated(let id, _):
-            // Only the rows showing this entry read it again.
-            for row in list.builtRows where row.entryID == id { row.bind(id: id, from: model) }
         case .moved(_, let from, let to):
             list.splice(at: from, removing: 1, adding: [])
             list.splice(at: to, removing: 0, adding: [model.ids[to]])
@@ -157,19 +214,21 @@ final class JournalController: JournalModelDelegate {
             list.splice(at: index, removing: 1, adding: [])
         case .entriesLoaded(let ids):
             // Fill in the rows that were waiting for these entries.
-            for row in list.builtRows {
+            for (row, query) in allRows {
                 if let id = row.entryID, row.entry == nil, ids.contains(id) {
-                    row.bind(id: id, from: model)
+                    row.bind(id: id, from: model, query: query)
                     if row.view.isMapped { Trace.once("first journal row shown") }
                 }
             }
             // The banner goes only when no row on screen still waits for a failed read.
-            let stillWaiting = list.builtRows.contains { row in
+            let stillWaiting = allRows.contains { row, _ in
                 guard let id = row.entryID else { return false }
                 return row.entry == nil && !model.isUnreadable(id: id)
             }
             if !stillWaiting { banner.isVisible = false }
         }
+        // The results shown are found again after any change that could add, remove or change one.
+        if results != nil && change.changesResults { runSearch() }
         // An open entry (or its edit) stays on screen whatever else changes underneath it.
         guard page != .entry && page != .edit else { return }
         view.visiblePage = listPage.rawValue
@@ -195,15 +254,47 @@ final class JournalController: JournalModelDelegate {
 
     /// Binds again every row still waiting for its entry: from memory if it is there now, else
     /// by asking for it again.
-    private func fillWaitingRows() {
-        for row in list.builtRows {
+    func fillWaitingRows() {
+        for (row, query) in allRows {
             if let id = row.entryID, row.entry == nil {
-                row.bind(id: id, from: model)
+                row.bind(id: id, from: model, query: query)
             }
         }
     }
 
-    /// The rows built so far, for tests.
+    /// Binds every built row again: their tags' names changed.
+    func rebindRows() {
+        for (row, query) in allRows {
+            if let id = row.entryID { row.bind(id: id, from: model, query: query) }
+        }
+    }
+
+    /// Every built row of both lists, each with the search it highlights (none for the journal's).
+    var allRows: [(row: JournalRow, query: JournalQuery?)] {
+        list.builtRows.map { ($0, nil) } + resultsList.builtRows.map { ($0, shown.query) }
+    }
+
+    /// The list on screen: the search's results while they show, else the journal's.
+    var shownList: KeyedListView<JournalRow, Int64> { results == nil ? list : resultsList }
+
+    /// The search the results list shows, shared with its bind closure.
+    final class ShownSearch {
+        var query: JournalQuery?
+        var ids: [Int64] = []
+    }
+
+    /// The journal list's rows built so far, for tests.
     var rows: [JournalRow] { list.builtRows }
+    /// The results list's rows built so far, for tests.
+    var resultRows: [JournalRow] { resultsList.builtRows }
 }
 
+extension JournalChange {
+    /// Whether the change can add, remove or change an entry a search found.
+    var changesResults: Bool {
+        switch self {
+        case .inserted, .restored, .moved, .removed, .updated, .reloaded, .tagsChanged: true
+        case .entriesLoaded, .checked: false
+        }
+    }
+}

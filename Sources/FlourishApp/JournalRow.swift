@@ -13,6 +13,8 @@ final class JournalRow {
     let metaLabel = PreviewText(lines: 2)
     /// Where the person was, when they attached it: "52.52° N, 13.40° E ±50 m".
     let locationLabel = PreviewText(lines: 2)
+    /// The entry's tags: "work · friends".
+    let tagsLabel = PreviewText(lines: 2)
 
     /// The entry shown, or nil while it is still being read from disk.
     private(set) var entryID: Int64?
@@ -33,7 +35,8 @@ final class JournalRow {
         bodyLabel.addClass("journal-body")
         metaLabel.addClass("journal-meta")
         locationLabel.addClass("journal-meta")
-        for label in [titleLabel, bodyLabel, metaLabel, locationLabel] {
+        tagsLabel.addClass("journal-tags")
+        for label in [titleLabel, bodyLabel, metaLabel, tagsLabel, locationLabel] {
             view.append(label)
         }
         view.onMap { [unowned self] in
@@ -43,7 +46,8 @@ final class JournalRow {
 
     /// Shows the entry with this id, or a quiet placeholder until it arrives, or, for a row that
     /// cannot be read, says so with the reason (and no mood colour: it has no valid mood to show).
-    func bind(id: Int64, entry: Entry?, unreadableReason: String? = nil) {
+    /// `tags` are the names of its tags; the words of `query` are highlighted in its text.
+    func bind(id: Int64, entry: Entry?, unreadableReason: String? = nil, tags: [String] = [], query: JournalQuery? = nil) {
         entryID = id
         self.entry = entry
         setMood(entry?.mood)
@@ -54,12 +58,22 @@ final class JournalRow {
             bodyLabel.isVisible = unreadableReason != nil
             metaLabel.isVisible = false
             locationLabel.isVisible = false
+            tagsLabel.isVisible = false
+            titleLabel.highlight([])
+            bodyLabel.highlight([])
             return
         }
         titleLabel.text = entry.title.preview(limit: Entry.rowTitleLimit)
+        titleLabel.highlight(query?.highlights(in: titleLabel.text) ?? [])
         titleLabel.isVisible = !entry.title.isEmpty
         bodyLabel.text = entry.body.preview(limit: Entry.rowBodyLimit)
+        bodyLabel.highlight(query?.highlights(in: bodyLabel.text) ?? [])
         bodyLabel.isVisible = !entry.body.isEmpty
+        tagsLabel.isVisible = !tags.isEmpty
+        if !tags.isEmpty {
+            tagsLabel.text = tags.joined(separator: " · ")
+            tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))
+        }
         let date = Self.dateFormatter.string(from: entry.createdAt)
         metaLabel.isVisible = true
         metaLabel.text = String(format: tr("%@ · feeling %@"), date, entry.mood.title)
@@ -71,9 +85,12 @@ final class JournalRow {
         }
     }
 
-    /// Shows what `model` knows of entry `id` now (asking it to read the entry if it has not).
-    func bind(id: Int64, from model: JournalModel) {
-        bind(id: id, entry: model.entry(id: id), unreadableReason: model.unreadableReason(id: id))
+    /// Shows what `model` knows of entry `id` now (asking it to read the entry if it has not),
+    /// with the words of `query` highlighted.
+    func bind(id: Int64, from model: JournalModel, query: JournalQuery? = nil) {
+        let entry = model.entry(id: id)
+        bind(id: id, entry: entry, unreadableReason: model.unreadableReason(id: id),
+             tags: entry.map { model.tagNames($0.tagIDs) } ?? [], query: query)
     }
 
     func unbind() {

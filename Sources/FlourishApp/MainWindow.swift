@@ -17,6 +17,9 @@ final class MainWindow {
     private let preferences: Preferences
     /// The shortcuts window while it is open.
     private(set) var shortcutsWindow: BuilderWindow?
+    /// The Tags window, once opened.
+    private(set) var tagsWindow: TagsWindow?
+    private let application: Application
 
     enum Page: String {
         case newEntry = "new-entry"
@@ -35,6 +38,7 @@ final class MainWindow {
         Theme.install()
         self.preferences = preferences
         self.model = model
+        self.application = application
         let window = Window(application: application)
         self.window = window
         window.title = "Flourish"
@@ -56,6 +60,7 @@ final class MainWindow {
         header.packStart(journal.backButton)
         header.setTitleWidget(StackSwitcher(stack: pages))
         header.packEnd(MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
+            (tr("_Tags"), "win.show-tags"),
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
             (tr("_About Flourish"), "win.about"),
         ]))
@@ -95,6 +100,11 @@ final class MainWindow {
             show(.journal)
         }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
+        window.addAction("show-tags") { [unowned self] in showTags() }
+        window.addAction("find") { [unowned self] in
+            show(.journal)
+            journal.startSearch()
+        }
         window.addAction("about") { [unowned self] in
             AboutDialog.present(parent: self.window, name: "Flourish", version: BuildProfile.version,
                                 comments: tr("Log how you feel and look back over your days"),
@@ -106,9 +116,13 @@ final class MainWindow {
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
         application.setAccelerators(["<Alt>Left"], for: "win.back")
         application.setAccelerators(["<Control>e"], for: "win.edit-entry")
+        application.setAccelerators(["<Control>f"], for: "win.find")
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         journal.onHealthChecked = { [unowned self] in
             Trace.once("journal checked")
+            // The check has just read the whole file, so the list's ids now come from memory:
+            // read them in the background, and Alt+2 shows the journal without waiting for them.
+            model.loadIfNeeded()
             switch model.health {
             case .damaged?: damageBar.show()
             case .healthy?:
@@ -133,7 +147,12 @@ final class MainWindow {
     /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
     private func keepOpenForUnsavedEntry() -> Bool {
         let keepOpen = mustStayOpen()
-        if !keepOpen { rememberSize() }
+        if !keepOpen {
+            rememberSize()
+            // It only hides when closed; left, it would keep the application running.
+            tagsWindow?.window.destroy()
+            tagsWindow = nil
+        }
         return keepOpen
     }
 
@@ -144,6 +163,13 @@ final class MainWindow {
             let size = window.size
             preferences.windowSize = (Int(size.width), Int(size.height))
         }
+    }
+
+    /// The Tags window (main menu): made the first time, shown again after.
+    func showTags() {
+        let tags = tagsWindow ?? TagsWindow(application: application, parent: window, model: model)
+        tagsWindow = tags
+        tags.present()
     }
 
     /// The keyboard shortcuts window (Ctrl+?), from Resources/shortcuts.ui.
@@ -212,6 +238,8 @@ final class MainWindow {
         Trace.once("window presented")
         Trace.frames(of: window)
         form.titleField.grabFocus()
+        // The forms' tag toggles: a few names, read after the first frame is on its way.
+        model.loadTags()
         MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in
             Trace.once("journal check started")
             model.checkHealth()

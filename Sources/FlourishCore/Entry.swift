@@ -14,9 +14,11 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public let uuid: String
     /// When the entry was last edited; nil until it first is.
     public let updatedAt: Date?
+    /// The tags it carries ("What did you do?"), by id.
+    public internal(set) var tagIDs: Set<Int64>
 
     public init(id: Int64, title: String, body: String, mood: Mood, createdAt: Date, location: Location? = nil,
-                uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil) {
+                uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil, tagIDs: Set<Int64> = []) {
         self.id = id
         self.title = title
         self.body = body
@@ -25,6 +27,14 @@ public struct Entry: Sendable, Equatable, Identifiable {
         self.location = location
         self.uuid = uuid
         self.updatedAt = updatedAt
+        self.tagIDs = tagIDs
+    }
+
+    /// The same entry carrying `tags` instead.
+    public func withTags(_ tags: Set<Int64>) -> Entry {
+        var entry = self
+        entry.tagIDs = tags
+        return entry
     }
 }
 

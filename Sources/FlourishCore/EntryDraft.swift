@@ -9,13 +9,17 @@ public struct EntryDraft: Sendable, Equatable {
     /// When the entry happened, if the person chose it; nil means "now" for a new entry and
     /// "unchanged" for an edited one.
     public var date: Date?
+    /// The tags chosen for it.
+    public var tagIDs: Set<Int64>
 
-    public init(title: String = "", body: String = "", mood: Mood? = nil, location: Location? = nil, date: Date? = nil) {
+    public init(title: String = "", body: String = "", mood: Mood? = nil, location: Location? = nil, date: Date? = nil,
+                tagIDs: Set<Int64> = []) {
         self.title = title
         self.body = body
         self.mood = mood
         self.location = location
         self.date = date
+        self.tagIDs = tagIDs
     }
 
     /// A reason the draft cannot be saved yet, said next to the field it concerns.
@@ -55,7 +59,7 @@ public struct EntryDraft: Sendable, Equatable {
         let problems = problems(now: now)
         guard problems.isEmpty, let mood else { return .failure(ValidationError(problems: problems)) }
         return .success(NewEntry(title: title.withoutNUL.oneLine.trimmed, body: body.withoutNUL.trimmed, mood: mood,
-                                 location: location, date: date))
+                                 location: location, date: date, tagIDs: tagIDs))
     }
 }
 
@@ -67,6 +71,8 @@ public struct NewEntry: Sendable, Equatable {
     public let location: Location?
     /// The time the person chose; nil for "now" (new entries) or "keep the entry's" (edits).
     public let date: Date?
+    /// The tags it carries: a new entry starts with them; an edited one carries exactly these.
+    public let tagIDs: Set<Int64>
 }
 
 public struct ValidationError: Error, Equatable, Sendable {

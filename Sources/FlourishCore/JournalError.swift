@@ -26,6 +26,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case tagName(TagName.Problem)
     /// The entry's row is there but cannot be read (edited by hand outside Flourish); it is left as it is.
     case unreadableEntry
+    /// The search index refused the words as asked (see `JournalStore.matches`).
+    case refusedSearch
     case diskFull
     case busy
     case io(reason: String)
@@ -55,6 +57,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             tr("This entry is no longer in the journal; it may have been deleted in another window.")
         case .tagName(let problem):
             problem.message
+        case .refusedSearch:
+            tr("Flourish could not search for these words.")
         case .unreadableEntry:
             tr("This entry could not be read, so Flourish left it as it is.")
         case .diskFull:
@@ -85,6 +89,7 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy
         case .SQLITE_CANTOPEN: self = .cannotOpen(path: path, reason: database.message ?? tr("the file cannot be opened"))
         case .SQLITE_IOERR: self = .io(reason: database.message ?? tr("input/output error"))
+        case .SQLITE_ERROR where database.message?.hasPrefix("fts5:") == true: self = .refusedSearch
         default: self = .other(reason: String(format: tr("The journal reported an error: %@."), database.message ?? "\(database.resultCode)"))
         }
     }

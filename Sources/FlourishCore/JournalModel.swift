@@ -16,6 +16,8 @@ public enum JournalChange: Equatable, Sendable {
     case restored(index: Int)
     /// These entries' contents arrived from disk; rows showing them can fill in.
     case entriesLoaded(ids: Set<Int64>)
+    /// The journal's tags changed (added, renamed, merged or deleted): rows show them again.
+    case tagsChanged
     /// The journal's health check has a verdict (`JournalModel.health`).
     case checked
 }
@@ -44,6 +46,9 @@ public final class JournalModel {
 
     let store: any JournalStoring
     let work = DispatchQueue(label: "flourish.journal", qos: .userInitiated)
+    /// Every tag, by name, once `loadTags()` has read them (see JournalModel+Tags).
+    public internal(set) var tags: [Tag] = []
+    var tagObservers: [@MainActor () -> Void] = []
     /// Searches run here, apart from the rows' reads and the saves.
     let searching = DispatchQueue(label: "flourish.search", qos: .userInitiated)
     /// Counts searches started, so that only the latest one's answer is delivered.
@@ -233,6 +238,22 @@ public final class JournalModel {
         let missing = Set([id] + window).filter { cache[$0] == nil && !requested.contains($0) && unreadable[$0] == nil }
         requested.formUnion(missing)
         pendingFetch.append(contentsOf: missing)
+        scheduleFetch()
+    }
+
+    /// Reads exactly these entries (those not in memory nor on their way) in the next batch: for
+    /// a list in another order than the journal's (a search's results), whose rows' neighbours in
+    /// the journal are not the rows about to show.
+    public func prefetch<S: Sequence>(_ ids: S) where S.Element == Int64 {
+        var seen = Set<Int64>()
+        let missing = ids.filter { cache[$0] == nil && !requested.contains($0) && unreadable[$0] == nil && seen.insert($0).inserted }
+        guard !missing.isEmpty else { return }
+        requested.formUnion(missing)
+        pendingFetch.append(contentsOf: missing)
+        scheduleFetch()
+    }
+
+    private func scheduleFetch() {
         guard !fetchScheduled else { return }
         fetchScheduled = true
         // Rows bind in bursts (a frame binds dozens); one read serves the whole burst.

@@ -26,11 +26,93 @@ public struct JournalQuery: Sendable, Equatable {
     public var isEmpty: Bool { matchExpression == nil && moods.isEmpty && tagIDs.isEmpty && from == nil && to == nil }
 
     /// The text as an FTS5 query: each word a quoted prefix ("walk"*), all of them required.
-    /// Quoting makes every character literal, so nothing typed can be FTS5 syntax.
-    var matchExpression: String? {
-        let words = text.split { !($0.isLetter || $0.isNumber) }
+    /// Quoting makes every character literal, so nothing typed can be FTS5 syntax; words are cut
+    /// where the index's tokenizer cuts them, so each quoted word is one token (the index keeps
+    /// no positions, so a phrase of two would be refused).
+    var matchExpression: String? { Self.expression(Self.words(in: text)) }
+
+    /// The same query with words cut more cautiously, for when SQLite refuses `matchExpression`:
+    /// its tokenizer knows the Unicode of its day, and to it a letter of a script added since,
+    /// or one of some combining marks, is a separator, which makes a quoted word two. Only the
+    /// letters and digits of long-assigned scripts stay in words (every one of them a token
+    /// character to SQLite 3.40's tokenizer, checked one by one). Nil when no word is left: then
+    /// nothing can match.
+    var cautiousMatchExpression: String? {
+        Self.expression(Self.words(in: text, isWordScalar: Self.isLongAssignedLetterOrDigit))
+    }
+
+    private static func expression(_ words: [String]) -> String? {
         guard !words.isEmpty else { return nil }
         return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+    }
+
+    /// The words of `text` as the index's tokenizer (unicode61) finds them: runs of letters,
+    /// numbers, private-use characters and the combining marks on them; anything else (spaces,
+    /// punctuation, symbols, emoji, joiners, spacing marks) separates words.
+    static func words(in text: String, isWordScalar: (Unicode.Scalar) -> Bool = isWordScalar) -> [String] {
+        wordRanges(in: text, isWordScalar: isWordScalar).map(\.word)
+    }
+
+    /// Each word of `text` (see `words(in:)`) with its UTF-8 byte range.
+    static func wordRanges(in text: String, isWordScalar: (Unicode.Scalar) -> Bool = isWordScalar)
+        -> [(bytes: Range<Int>, word: String)] {
+        var ranges: [(bytes: Range<Int>, word: String)] = []
+        var offset = 0
+        var start: Int?
+        var word = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isWordScalar(scalar) {
+                if start == nil { start = offset }
+                word.append(scalar)
+            } else if let begun = start {
+                ranges.append((begun..<offset, String(word)))
+                start = nil
+                word = String.UnicodeScalarView()
+            }
+            offset += scalar.utf8.count
+        }
+        if let begun = start { ranges.append((begun..<offset, String(word))) }
+        return ranges
+    }
+
+    /// Letters and digits of scripts in Unicode since long before the SQLite of any supported
+    /// system: Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai,
+    /// Georgian, Hangul Jamo, kana, CJK ideographs and Hangul syllables.
+    private static func isLongAssignedLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber: break
+        default: return false
+        }
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x370...0x52F, 0x531...0x6FF, 0x900...0xDFF,
+             0xE00...0xE7F, 0x10A0...0x11FF, 0x1E00...0x1FFF, 0x3040...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        default: return false
+        }
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark: true
+        default: false
+        }
+    }
+
+    /// Where in `text` the words the search matched stand, as UTF-8 byte ranges: every word of
+    /// `text` that begins with a word of the query, compared as the index compares them (case
+    /// and accents aside). For highlighting them in the rows.
+    public func highlights(in text: String) -> [Range<Int>] {
+        let wanted = Self.words(in: self.text).map(Self.fold)
+        guard !wanted.isEmpty, !text.isEmpty else { return [] }
+        return Self.wordRanges(in: text).filter { range in
+            let folded = Self.fold(range.word)
+            return wanted.contains { folded.hasPrefix($0) }
+        }.map(\.bytes)
+    }
+
+    static func fold(_ word: String) -> String {
+        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// The `matched` ids in the order of `order` (the journal's, newest first). Linear in the

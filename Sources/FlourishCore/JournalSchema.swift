@@ -10,6 +10,8 @@ enum JournalSchema {
 
     /// Tags on entries, and the full-text index of titles and bodies.
     static let tagsAndSearchMigration = "v3: tags and search"
+    /// The full-text index without word positions, with prefix indexes of one and two letters.
+    static let fasterSearchMigration = "v4: faster search index"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -29,6 +31,7 @@ enum JournalSchema {
         }
         migrator.registerMigration(identityMigration, migrate: addIdentity)
         migrator.registerMigration(tagsAndSearchMigration, migrate: addTagsAndSearch)
+        migrator.registerMigration(fasterSearchMigration, migrate: makeSearchFaster)
         return migrator
     }
 
@@ -108,5 +111,37 @@ enum JournalSchema {
         for name in TagName.starters {
             try db.execute(sql: "INSERT INTO tag (name, key) VALUES (?, ?)", arguments: [name, TagName.key(name)])
         }
+    }
+
+    /// The v3 index kept every word's positions, which only phrase queries use (Flourish asks for
+    /// words, each on its own), and had no prefix index: a single letter typed into the search
+    /// merged the lists of every word beginning with it, 50–70 ms at 100,000 entries. Rebuilt
+    /// without positions (`detail = none`) and with prefix indexes of one and two letters, it
+    /// answers the same queries in a few milliseconds and takes less room. The entries, tags and
+    /// everything else are untouched: the index is derived from the entries and rebuilt from them.
+    /// The triggers are spelled out again rather than shared with v3: a shipped migration must
+    /// never change because a later one did.
+    private static func makeSearchFaster(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TRIGGER entry_search_after_insert;
+            DROP TRIGGER entry_search_after_delete;
+            DROP TRIGGER entry_search_after_update;
+            DROP TABLE entry_search;
+            CREATE VIRTUAL TABLE entry_search USING fts5(
+              title, body, content = 'entry', content_rowid = 'id',
+              tokenize = 'unicode61 remove_diacritics 2', detail = none, prefix = '1 2'
+            );
+            CREATE TRIGGER entry_search_after_insert AFTER INSERT ON entry BEGIN
+              INSERT INTO entry_search (rowid, title, body) VALUES (new.id, new.title, new.body);
+            END;
+            CREATE TRIGGER entry_search_after_delete AFTER DELETE ON entry BEGIN
+              INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+            END;
+            CREATE TRIGGER entry_search_after_update AFTER UPDATE OF title, body ON entry BEGIN
+              INSERT INTO entry_search (entry_search, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+              INSERT INTO entry_search (rowid, title, body) VALUES (new.id, new.title, new.body);
+            END;
+            INSERT INTO entry_search (entry_search) VALUES ('rebuild');
+            """)
     }
 }

@@ -3,14 +3,16 @@ import GRDB
 
 /// Tags and search: the store's intents for the tags issue. Each write is one transaction.
 extension JournalStore {
-    /// Every tag, by name, with how many entries carry it.
-    public func tags() throws(JournalError) -> [Tag] {
+    /// Every tag, by name, with how many entries carry it (counted: the Tags window's list) or
+    /// not (the forms' toggles, which must not wait on counting a ten-year journal's tags).
+    public func tags(counted: Bool = true) throws(JournalError) -> [Tag] {
         try reading { db in
-            try Row.fetchAll(db, sql: """
-                SELECT tag.id, tag.name, count(entry.id) AS entries
-                FROM tag LEFT JOIN entry_tag ON entry_tag.tag_id = tag.id
-                LEFT JOIN entry ON entry.id = entry_tag.entry_id
-                GROUP BY tag.id ORDER BY tag.key
+            guard counted else {
+                return try Row.fetchAll(db, sql: "SELECT id, name FROM tag ORDER BY key").map { Tag(id: $0["id"], name: $0["name"]) }
+            }
+            return try Row.fetchAll(db, sql: """
+                SELECT tag.id, tag.name, (SELECT count(*) FROM entry_tag WHERE entry_tag.tag_id = tag.id) AS entries
+                FROM tag ORDER BY tag.key
                 """).map { Tag(id: $0["id"], name: $0["name"], entryCount: $0["entries"]) }
         }
     }
@@ -66,40 +68,59 @@ extension JournalStore {
 
     /// The tags each of these entries carries, by entry id (entries without tags are left out).
     public func tagIDs(forEntries ids: [Int64]) throws(JournalError) -> [Int64: Set<Int64>] {
+        try reading { db in try Self.tagIDs(forEntries: ids, db) }
+    }
+
+    static func tagIDs(forEntries ids: [Int64], _ db: Database) throws -> [Int64: Set<Int64>] {
         guard !ids.isEmpty else { return [:] }
-        return try reading { db in
-            var tags: [Int64: Set<Int64>] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT entry_id, tag_id FROM entry_tag WHERE entry_id IN (\(ids.map(String.init).joined(separator: ",")))")
-            while let row = try rows.next() { tags[row["entry_id"], default: []].insert(row["tag_id"]) }
-            return tags
-        }
+        var tags: [Int64: Set<Int64>] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT entry_id, tag_id FROM entry_tag WHERE entry_id IN (\(ids.map(String.init).joined(separator: ",")))")
+        while let row = try rows.next() { tags[row["entry_id"], default: []].insert(row["tag_id"]) }
+        return tags
     }
 
     /// The ids of the entries that match `query`, in no order: the journal model puts them in
     /// its own (it holds every id newest first), so no search sorts in SQL. A text-only query
     /// is answered by the index alone.
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] {
-        if let match = query.matchExpression, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
-            return try reading { db in
-                try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
+        try cautiously(query) { match throws(JournalError) in
+            if let match, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
+                return try reading { db in
+                    try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
+                }
             }
+            let (filter, arguments) = Self.filter(query, match: match)
+            return try reading { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
         }
-        let (filter, arguments) = Self.filter(query)
-        return try reading { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
     }
 
     /// The ids of the entries that match `query`, newest first (the journal's own order).
     public func search(_ query: JournalQuery) throws(JournalError) -> [Int64] {
-        let (filter, arguments) = Self.filter(query)
-        let sql = "SELECT id FROM entry \(filter) ORDER BY created_at DESC, id DESC"
-        return try reading { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+        try cautiously(query) { match throws(JournalError) in
+            let (filter, arguments) = Self.filter(query, match: match)
+            let sql = "SELECT id FROM entry \(filter) ORDER BY created_at DESC, id DESC"
+            return try reading { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+        }
+    }
+
+    /// Runs `find` with the query's words; if SQLite refuses them (a letter its tokenizer does
+    /// not know split a word in two), once more with the words cut cautiously, and with no word
+    /// left, nothing matches. A search is never an error because of what was typed.
+    private func cautiously(_ query: JournalQuery, _ find: (String?) throws(JournalError) -> [Int64]) throws(JournalError) -> [Int64] {
+        guard let match = query.matchExpression else { return try find(nil) }
+        do {
+            return try find(match)
+        } catch .refusedSearch {
+            guard let cautious = query.cautiousMatchExpression else { return [] }
+            return try find(cautious)
+        }
     }
 
     /// The WHERE clause for `query`, with its arguments ("" for the whole journal).
-    private static func filter(_ query: JournalQuery) -> (String, StatementArguments) {
+    private static func filter(_ query: JournalQuery, match: String?) -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
-        if let match = query.matchExpression {
+        if let match {
             conditions.append("id IN (SELECT rowid FROM entry_search WHERE entry_search MATCH ?)")
             arguments += [match]
         }
@@ -124,10 +145,12 @@ extension JournalStore {
         return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
+    /// The entry carries exactly these tags. A tag deleted meanwhile (in the Tags window, while
+    /// the form was open) is left out rather than failing the save.
     static func setTags(_ tagIDs: Set<Int64>, forEntry entryID: Int64, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [entryID])
         for tag in tagIDs.sorted() {
-            try db.execute(sql: "INSERT INTO entry_tag (entry_id, tag_id) VALUES (?, ?)", arguments: [entryID, tag])
+            try db.execute(sql: "INSERT INTO entry_tag (entry_id, tag_id) SELECT ?, id FROM tag WHERE id = ?", arguments: [entryID, tag])
         }
     }
 

@@ -178,7 +178,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         try writing { db in
             var record = EntryRecord(entry, createdAt: createdAt)
             try record.insert(db)
-            return try Self.readBack(db, id: db.lastInsertedRowID)
+            let id = db.lastInsertedRowID
+            if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: id, db) }
+            return try Self.readBack(db, id: id)
         }
     }
 
@@ -190,6 +192,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             for (entry, createdAt) in entries {
                 var record = EntryRecord(entry, createdAt: createdAt)
                 try record.insert(db)
+                if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: db.lastInsertedRowID, db) }
             }
             return entries.count
         }
@@ -208,6 +211,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             arguments += [id]
             try db.execute(sql: "UPDATE entry SET \(assignments) WHERE id = ?", arguments: arguments)
             guard db.changesCount > 0 else { throw JournalError.entryMissing }
+            try Self.setTags(entry.tagIDs, forEntry: id, db)
             return try Self.readBack(db, id: id)
         }
     }
@@ -228,8 +232,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     public func restore(_ deleted: DeletedEntry) throws(JournalError) -> Entry {
         try writing { db in
             try Self.insert(deleted.storedRow.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, db)
-            let existing = try Int64.fetchSet(db, sql: "SELECT id FROM tag")
-            try Self.setTags(deleted.tagIDs.intersection(existing), forEntry: deleted.entry.id, db)
+            try Self.setTags(deleted.tagIDs, forEntry: deleted.entry.id, db)
             return try Self.readBack(db, id: deleted.entry.id)
         }
     }
@@ -292,7 +295,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         }
     }
 
-    /// The rows `sql` selects, row by row: one bad row is reported as such and the others read.
+    /// The rows `sql` selects, row by row, each with its tags: one bad row is reported as such
+    /// and the others read.
     private static func read(_ db: Database, sql: String) throws -> EntryBatch {
         var batch = EntryBatch()
         let rows = try Row.fetchCursor(db, sql: sql)
@@ -302,6 +306,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             case .failure(let unreadable): batch.unreadable.append(unreadable)
             }
         }
+        // Tags on a damaged page cost the entries their tags, not their words.
+        let tags = (try? tagIDs(forEntries: batch.entries.map(\.id), db)) ?? [:]
+        for index in batch.entries.indices { batch.entries[index].tagIDs = tags[batch.entries[index].id] ?? [] }
         return batch
     }
 
@@ -329,7 +336,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
               case .success(let entry) = StoredEntry.read(row) else {
             throw JournalError.other(reason: tr("The saved entry could not be read back."))
         }
-        return entry
+        return entry.withTags(try Int64.fetchSet(db, sql: "SELECT tag_id FROM entry_tag WHERE entry_id = ?", arguments: [id]))
     }
 
     /// How many entries the journal holds.

@@ -28,6 +28,16 @@ public protocol JournalStoring: Sendable {
     func matches(_ query: JournalQuery) throws(JournalError) -> [Int64]
     /// Where the entry stands in `entryIDs()` order (0 is the newest), or nil if it is not there.
     func position(of id: Int64) throws(JournalError) -> Int?
+
+    /// Every tag, by name; with `counted`, each with how many entries carry it.
+    func tags(counted: Bool) throws(JournalError) -> [Tag]
+    /// A new tag (see `TagName`); a name taken already, in any case, is refused.
+    func createTag(named name: String) throws(JournalError) -> Tag
+    func renameTag(id: Int64, to name: String) throws(JournalError)
+    /// Moves the tag's entries to `target` and removes it; returns how many entries gained `target`.
+    func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int
+    /// Removes the tag from its entries and the journal; returns how many entries carried it.
+    func deleteTag(id: Int64) throws(JournalError) -> Int
 }
 
 extension JournalStoring {

@@ -44,6 +44,9 @@ public enum TagName {
     /// What names are compared by: "Work", "WORK" and "work" are one tag.
     static func key(_ name: String) -> String { name.lowercased() }
 
+    /// Whether two names are one tag's.
+    public static func sameName(_ one: String, _ other: String) -> Bool { key(one) == key(other) }
+
     /// The tags a journal starts with.
     static var starters: [String] {
         [tr("work"), tr("friends"), tr("family"), tr("exercise"), tr("outdoors"), tr("reading"), tr("good sleep"), tr("music")]

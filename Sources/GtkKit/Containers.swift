@@ -8,7 +8,29 @@ public final class Box: Widget {
         super.init(gtk_box_new(orientation == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing))
     }
 
+    /// A box a screen reader meets as a group named `accessibleName` ("Tags"), its children inside.
+    /// The role can only be given at construction (`accessible-role` is construct-only).
+    public init(_ orientation: Orientation, spacing: Int32 = 0, groupNamed accessibleName: String) {
+        var role = GValue()
+        g_value_init(&role, gtk_accessible_role_get_type())
+        g_value_set_enum(&role, Int32(bitPattern: GTK_ACCESSIBLE_ROLE_GROUP.rawValue))
+        defer { g_value_unset(&role) }
+        let object = "accessible-role".withCString { name in
+            var names: [UnsafePointer<CChar>?] = [name]
+            return g_object_new_with_properties(gtk_box_get_type(), 1, &names, &role)
+        }
+        // A GtkBox is a GtkWidget; g_object_new only fails for a type that does not exist.
+        super.init(UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self))
+        gtk_orientable_set_orientation(OpaquePointer(raw), orientation == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL)
+        gtk_box_set_spacing(typed(raw), spacing)
+        setAccessibleLabel(accessibleName)
+    }
+
     public func append(_ child: Widget) { gtk_box_append(typed(raw), child.raw) }
+
+    public func removeAll() {
+        while let child = gtk_widget_get_first_child(raw) { gtk_box_remove(typed(raw), child) }
+    }
 }
 
 /// GtkScrolledWindow around one child.
@@ -25,6 +47,12 @@ public final class ScrolledWindow: Widget {
 
     public func setMinContentHeight(_ height: Int32) {
         gtk_scrolled_window_set_min_content_height(opaque, height)
+    }
+
+    /// Grows with its content up to `height`, then scrolls (a popover's list).
+    public func setMaxContentHeight(_ height: Int32) {
+        gtk_scrolled_window_set_max_content_height(opaque, height)
+        gtk_scrolled_window_set_propagate_natural_height(opaque, 1)
     }
 }
 

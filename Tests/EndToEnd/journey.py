@@ -72,7 +72,8 @@ def showing(node):
 
 def selected(node):
     states = node.getState()
-    return states.contains(pyatspi.STATE_SELECTED) or states.contains(pyatspi.STATE_CHECKED)
+    # A tab is selected; a check box checked; GTK 4.8's toggle button (a "push button") pressed.
+    return any(states.contains(state) for state in (pyatspi.STATE_SELECTED, pyatspi.STATE_CHECKED, pyatspi.STATE_PRESSED))
 
 
 def find(root, role, name=None, text=None, visible=True):
@@ -104,11 +105,12 @@ def text_of(node):
 
 def press(node):
     action = node.queryAction()
-    for index in range(action.nActions):
-        if action.getName(index) == "click":
-            action.doAction(index)
+    names = [action.getName(index) for index in range(action.nActions)]
+    for wanted in ("click", "activate", "toggle", "press"):
+        if wanted in names:
+            action.doAction(names.index(wanted))
             return
-    raise Failure(f"{node.getRoleName()} '{node.name}' has no click action")
+    raise Failure(f"{node.getRoleName()} '{node.name}' has no click action (it has {names})")
 
 
 def keys(*names):
@@ -426,6 +428,122 @@ def entries_are_read_corrected_deleted_and_back_dated(journal):
     check("quits cleanly", app.exit_code() == 0)
 
 
+def find_any(root, name, visible=True, focusable=False):
+    """The first node named `name`, whatever its role; with `focusable`, one that takes the keyboard
+    (GTK 4.8 names both a menu button and the button inside it)."""
+    for node in descendants(root):
+        try:
+            if node.name == name and (not visible or showing(node)) and \
+                    (not focusable or node.getState().contains(pyatspi.STATE_FOCUSABLE)):
+                return node
+        except Exception:
+            continue
+    return None
+
+
+def entries_are_tagged_and_found(journal):
+    print("journey: tag an entry, find it by a word and by its tag, rename the tag", flush=True)
+    app = Flourish(journal)
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title", lambda: focused(title))
+    type_text("Beach day")
+    keys("alt+b")
+    type_text("Swimming, then coffee at the Café.")
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "the best")
+    keys("Return")
+    wait_for("the popover to close", lambda: app.find("push button", "really good") is None)
+    group = wait_for("the Tags group", lambda: find_any(app.app, "Tags"))
+    check("the form has a group named Tags", group.getRoleName() in ("grouping", "panel", "group"))
+    outdoors = app.wait("the outdoors toggle", "push button", "outdoors")
+    press(outdoors)
+    wait_for("outdoors turned on", lambda: selected(app.find("push button", "outdoors")))
+    keys("alt+g")  # "Tags": the mnemonic goes to the Add tag field
+    add = app.wait("the Add tag field", "text", "Add tag")
+    wait_for("focus in Add tag", lambda: focused(add))
+    type_text(" ")
+    keys("Return")
+    app.wait("the empty-name message", "label", "Write a name for the tag.")
+    check("an empty tag name is refused next to the field", True)
+    type_text("Hiking")
+    keys("Return")
+    hiking = app.wait("the new Hiking toggle", "push button", "Hiking")
+    wait_for("Hiking turned on", lambda: selected(app.find("push button", "Hiking")))
+    check("Add tag makes the tag and turns it on", selected(hiking))
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    check("the form's toggles are off again after the save", not selected(app.find("push button", "Hiking")))
+    with sqlite3.connect(journal) as db:
+        tags = [row[0] for row in db.execute(
+            "SELECT tag.name FROM tag JOIN entry_tag ON tag_id = tag.id JOIN entry ON entry.id = entry_id "
+            "WHERE entry.title = 'Beach day' ORDER BY tag.key")]
+    check("the file holds the entry's two tags", tags == ["Hiking", "outdoors"])
+
+    keys("alt+2")
+    app.wait("the tagged row", "label", "Beach day")
+    check("the row shows its tags", app.find("label", "Tags: Hiking, outdoors") is not None)
+
+    keys("ctrl+f")
+    search = wait_for("the Search field", lambda: find_any(app.app, "Search"))
+    wait_for("focus in Search", lambda: focused(search))
+    type_text("cafe")
+    app.wait("the result count", "label", "1 entry")
+    check("a word of the body finds the entry, accents aside", app.find("label", "Beach day") is not None)
+    check("and nothing else", app.find("label", "Sea air") is None)
+    screenshot("search.png")
+    keys("Escape")
+    app.wait("the whole journal again", "label", "Sea air")
+    check("Escape shows the whole journal again", app.find("label", "Beach day") is not None)
+
+    keys("ctrl+f")
+    tag_filter = wait_for("the Tag filter", lambda: find_any(app.app, "Tag filter", focusable=True))
+    press(tag_filter)
+    hiking_filter = app.wait("Hiking in the tag filter", "check box", "Hiking")
+    # GTK 4.8's check buttons offer no accessible action: the keyboard ticks it, as a person would.
+    for _ in range(12):
+        if focused(hiking_filter):
+            break
+        keys("Tab")
+    check("Tab goes through the tags to Hiking", focused(hiking_filter))
+    keys("space")
+    check("the Hiking box is ticked", selected(hiking_filter))
+    app.wait("the result count", "label", "1 entry")
+    check("the tag filter finds the tagged entry only",
+          app.find("label", "Beach day") is not None and app.find("label", "Sea air") is None)
+    keys("Escape")  # the filter's popover
+    keys("Escape")  # the search
+    app.wait("the whole journal again", "label", "Sea air")
+
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Tags item", "menu item", "Tags"))
+    name = app.wait("the Hiking row's name", "text", "Name of “Hiking”")
+    count = wait_for("its count", lambda: app.find("label", "1 entry"))
+    check("the Tags window lists each tag with its number of entries", count is not None)
+    name.queryEditableText().setTextContents("Walking")
+    press(app.wait("the Rename button", "push button", "Rename “Hiking”"))
+    app.wait("the renamed row", "text", "Name of “Walking”")
+    check("Rename renames the tag", app.find("text", "Name of “Hiking”") is None)
+    press(app.wait("the Delete button of music", "push button", "Delete “music”"))
+    app.dialog_button("Delete the tag “music”?", "Cancel")
+    press(app.dialog_button("Delete the tag “music”?", "Delete"))
+    wait_for("music to go", lambda: app.find("text", "Name of “music”") is None)
+    check("Delete asks first, then deletes the tag", True)
+    keys("Escape")
+    wait_for("the Tags window to close", lambda: app.find("text", "Name of “Walking”") is None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+    app = Flourish(journal)
+    show_journal(app)
+    app.wait("the tagged row", "label", "Beach day")
+    check("after a restart the entry carries the renamed tag",
+          app.wait("the row's tags", "label", "Tags: outdoors, Walking") is not None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 class StandInGeoClue:
     """A private bus playing the system bus, with the stand-in GeoClue (Tests/Support) on it."""
 
@@ -569,6 +687,7 @@ def main():
         second_entry_with_the_keyboard(journal)
         journal_survives_a_restart(journal)
         entries_are_read_corrected_deleted_and_back_dated(journal)
+        entries_are_tagged_and_found(journal)
         location_is_attached_with_consent()
         damaged_journal_is_left_alone()
         damaged_flourish_journal_is_read_not_written(journal)

@@ -22,6 +22,11 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func check() -> JournalHealth { real.check() }
     func dataVersion() -> Int? { real.dataVersion() }
     func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
+    func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    func createTag(named name: String) throws(JournalError) -> Tag { try real.createTag(named: name) }
+    func renameTag(id: Int64, to name: String) throws(JournalError) { try real.renameTag(id: id, to: name) }
+    func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int { try real.mergeTag(id: id, into: target) }
+    func deleteTag(id: Int64) throws(JournalError) -> Int { try real.deleteTag(id: id) }
     func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         lock.withLock { reads += 1 }
         return try real.read(ids: ids)

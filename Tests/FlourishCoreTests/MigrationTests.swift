@@ -58,7 +58,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search"])
+                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -118,7 +118,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search"])
+                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -160,6 +160,46 @@ final class MigrationTests: XCTestCase {
         var after = try everyTable(path)
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v4: faster search index'"])
         XCTAssertEqual(after, before, "no row of a v3 journal changes by opening it")
+    }
+
+    /// v4 rebuilds the search index (without word positions, with prefix indexes): everything it
+    /// found in a v3 journal it finds again, and the index matches the entries.
+    func testAV3JournalsSearchIndexIsRebuiltAndFindsTheSame() throws {
+        let path = try copy("journal-v3.sqlite")
+        let store = try JournalStore(path: path)
+        let titles = { (query: JournalQuery) throws -> [String] in
+            try store.entries(ids: try store.search(query)).map(\.title).sorted()
+        }
+        XCTAssertEqual(try titles(JournalQuery(text: "cafe naive")), ["Quiet Sunday"])
+        XCTAssertEqual(try titles(JournalQuery(text: "b")), ["Rainy commute, edited", "Sea air", "Written by v2 👋🏽"], "one letter: a prefix index")
+        XCTAssertEqual(try titles(JournalQuery(text: "שלו")), ["שלום עולם"])
+        XCTAssertEqual(try titles(JournalQuery(text: "x‍y ab·cd 👋🏽wr")), [], "separators the tokenizer cuts at are no phrase")
+        XCTAssertEqual(try titles(JournalQuery(text: "👋🏽wr")), ["Written by v2 👋🏽"])
+        store.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.read { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'entry_search'") ?? ""
+            XCTAssertTrue(sql.contains("detail = none") && sql.contains("prefix = '1 2'"), sql)
+        }
+        XCTAssertNoThrow(try queue.write { db in
+            try db.execute(sql: "INSERT INTO entry_search (entry_search) VALUES ('integrity-check')")
+        })
+        try queue.close()
+    }
+
+    func testAV4JournalOpensWithEveryRowAsItWas() throws {
+        let path = try copy("journal-v4.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v4: faster search index'"])
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try store.entries(ids: try store.search(JournalQuery(text: "written v4"))).map(\.title), ["Written by v4"])
+        _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
+        store.close()
+        var after = try everyTable(path)
+        after["entry"]?.removeAll { $0[1] == "text:'one more'" }
+        after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after, before, "no row of a v4 journal changes by opening it")
     }
 }

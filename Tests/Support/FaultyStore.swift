@@ -56,6 +56,27 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func check() -> JournalHealth { real.check() }
     public func dataVersion() -> Int? { real.dataVersion() }
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
+    public func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+
+    public func createTag(named name: String) throws(JournalError) -> Tag {
+        if take(&saveFailures) { throw error }
+        return try real.createTag(named: name)
+    }
+
+    public func renameTag(id: Int64, to name: String) throws(JournalError) {
+        if take(&saveFailures) { throw error }
+        try real.renameTag(id: id, to: name)
+    }
+
+    public func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int {
+        if take(&saveFailures) { throw error }
+        return try real.mergeTag(id: id, into: target)
+    }
+
+    public func deleteTag(id: Int64) throws(JournalError) -> Int {
+        if take(&saveFailures) { throw error }
+        return try real.deleteTag(id: id)
+    }
 
     /// Makes the next `count` writes fail.
     public func failNextWrites(_ count: Int) {
