@@ -351,7 +351,7 @@ def main():
                    for name in sorted({name for figures in per_run[size] for name in figures})}
         summary["save_p50_ms"] = {"median": store["save_p50_ms"], "min": store["save_p50_ms"], "max": store["save_p50_ms"], "runs": 1}
         summary["save_p99_ms"] = {"median": store["save_p99_ms"], "min": store["save_p99_ms"], "max": store["save_p99_ms"], "runs": 1}
-        for name in ("search_p50_ms", "search_p95_ms"):
+        for name in ("search_p50_ms", "search_p95_ms", "insights_all_ms", "insights_year_ms"):
             summary[name] = {"median": store[name], "min": store[name], "max": store[name], "runs": 1}
         results["sizes"][str(size)] = summary
 
@@ -458,6 +458,8 @@ def print_table(results, sizes):
         ("search, window: p95", "app_search_p95_ms", "ms", 1),
         ("search, store: p50", "search_p50_ms", "ms", 1),
         ("search, store: p95", "search_p95_ms", "ms", 1),
+        ("insights, store: all", "insights_all_ms", "ms", 1),
+        ("insights, store: 12 months", "insights_year_ms", "ms", 1),
     ]
     header = f"{'entries':<26}" + "".join(f"{size:>24,}" for size in sizes)
     print(header)

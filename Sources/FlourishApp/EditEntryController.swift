@@ -61,7 +61,7 @@ final class EditEntryController {
         guard let original else { return false }
         let draft = self.draft
         return draft.title != original.title || draft.body != original.body || draft.mood != original.mood || draft.date != nil
-            || draft.tagIDs != original.tagIDs
+            || draft.tagIDs != model.currentTags(original.tagIDs)
     }
 
     func save() {

@@ -98,6 +98,8 @@ final class JournalController: JournalModelDelegate {
                 row.bind(id: id, from: model, query: shown.query)
             }
         })
+        list.setAccessibleLabel(tr("Journal entries"))
+        resultsList.setAccessibleLabel(tr("Search results"))
         scroller.setChild(list)
         scroller.expand(horizontally: true, vertically: true)
         resultsScroller.setChild(resultsList)
@@ -164,6 +166,8 @@ final class JournalController: JournalModelDelegate {
     private(set) var isListed = false
     /// The page was shown before the ids were read: the list takes the focus when they are.
     private var focusWhenListed = false
+    /// Ctrl+F came before the ids were read: the search opens when they are.
+    var searchWhenListed = false
 
     private func listIfShown() {
         guard !isListed, model.isLoaded, view.isMapped else { return }
@@ -229,12 +233,17 @@ final class JournalController: JournalModelDelegate {
         }
         // The results shown are found again after any change that could add, remove or change one.
         if results != nil && change.changesResults { runSearch() }
-        // An open entry (or its edit) stays on screen whatever else changes underneath it.
-        guard page != .entry && page != .edit else { return }
+        // An open entry (or its edit) stays on screen whatever else changes underneath it; and
+        // until the ids are read, the page says it is opening (a tag read first changes nothing).
+        guard page != .entry && page != .edit, model.isLoaded else { return }
         view.visiblePage = listPage.rawValue
         if focusWhenListed && isListed {
             focusWhenListed = false
             focusList()
+        }
+        if searchWhenListed && isListed {
+            searchWhenListed = false
+            if page == .entries { search.start() }
         }
     }
 

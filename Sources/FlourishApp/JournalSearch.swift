@@ -143,7 +143,9 @@ final class JournalSearch {
 
     /// The tag filter's choices again, from the journal's tags, keeping those that were ticked.
     private func rebuildTags() {
-        let ticked = Set(tagChoices.filter { $0.check.isActive }.map(\.id))
+        let wasTicked = Set(tagChoices.filter { $0.check.isActive }.map(\.id))
+        // A tag merged away filters as the tag it went into; a deleted one no longer filters.
+        let ticked = model.currentTags(wasTicked)
         tagList.removeAll()
         filling = true
         tagChoices = model.tags.map { tag in
@@ -155,7 +157,6 @@ final class JournalSearch {
         }
         filling = false
         if tagChoices.isEmpty { tagList.append(noTags) }
-        // A ticked tag that was deleted no longer filters.
-        if !ticked.isSubset(of: Set(tagChoices.map(\.id))) { changed() }
+        if ticked != wasTicked { changed() }
     }
 }

@@ -75,12 +75,11 @@ final class TagChooser {
         }
     }
 
-    /// Makes the toggles again from the journal's tags, keeping what was on (a tag deleted
-    /// meanwhile goes from the selection with its toggle).
+    /// Makes the toggles again from the journal's tags, keeping what was on.
     private func rebuild() {
         toggles.removeAll()
-        let existing = Set(model.tags.map(\.id))
-        selected.formIntersection(existing)
+        // A tag merged away stays on as the tag it went into; a deleted one goes.
+        selected = model.currentTags(selected)
         buttons = model.tags.map { tag in
             let button = ToggleButton(tag.name)
             button.addClass("tag-toggle")

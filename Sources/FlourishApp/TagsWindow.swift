@@ -36,8 +36,11 @@ final class TagsWindow {
             window.close()
             return true
         }
-        model.observeTags { [weak self] in self?.refresh() }
-        refresh()
+        // While hidden it is not rebuilt (a name being typed in it is kept); showing it reads again.
+        model.observeTags { [weak self] in
+            guard let self, window.isVisible else { return }
+            refresh()
+        }
     }
 
     func present() {
@@ -80,11 +83,16 @@ final class TagsWindow {
     private func rename(_ tag: Tag, to name: String, row: TagRow) {
         guard name != tag.name else { return }
         focusAfterChange = tag.id
-        model.renameTag(id: tag.id, to: name) { result in
+        model.renameTag(id: tag.id, to: name) { [weak self] result in
+            guard let self else { return }
             switch result {
             case .success: break // the rows are made again from the journal, in their new order
-            case .failure(.tagName(let problem)): row.showProblem(problem.message)
-            case .failure(let error): row.showProblem(error.errorDescription ?? tr("The tag could not be renamed."))
+            case .failure(.tagName(let problem)):
+                self.focusAfterChange = nil
+                row.showProblem(problem.message)
+            case .failure(let error):
+                self.focusAfterChange = nil
+                row.showProblem(error.errorDescription ?? tr("The tag could not be renamed."))
             }
         }
     }
@@ -97,7 +105,10 @@ final class TagsWindow {
             guard let self, confirmed else { return }
             focusAfterChange = target.id
             model.mergeTag(id: tag.id, into: target.id) { [weak self] result in
-                if case .failure(let error) = result { self?.showError(error, retry: { self?.merge(tag, into: target) }) }
+                if case .failure(let error) = result {
+                    self?.focusAfterChange = nil
+                    self?.showError(error, retry: { self?.merge(tag, into: target) })
+                }
             }
         }
     }
@@ -114,7 +125,10 @@ final class TagsWindow {
                 focusAfterChange = rows.indices.contains(index + 1) ? rows[index + 1].tag.id : (index > 0 ? rows[index - 1].tag.id : nil)
             }
             model.deleteTag(id: tag.id) { [weak self] result in
-                if case .failure(let error) = result { self?.showError(error, retry: { self?.delete(tag) }) }
+                if case .failure(let error) = result {
+                    self?.focusAfterChange = nil
+                    self?.showError(error, retry: { self?.delete(tag) })
+                }
             }
         }
     }

@@ -56,8 +56,12 @@ extension JournalModel {
 
     /// Puts a deleted entry back where it was.
     public func restore(_ deleted: DeletedEntry, completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
+        // A tag merged away since the deletion comes back as the tag it went into.
+        var mapped = deleted
+        mapped.tagIDs = Set(deleted.tagIDs.map(mergeTarget))
+        let restoring = mapped
         write({ store throws(JournalError) in
-            let restored = try store.restore(deleted)
+            let restored = try store.restore(restoring)
             return (restored, try store.position(of: restored.id))
         }, apply: { restored, position in
             self.remember([restored])

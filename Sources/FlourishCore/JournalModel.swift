@@ -49,6 +49,9 @@ public final class JournalModel {
     /// Every tag, by name, once `loadTags()` has read them (see JournalModel+Tags).
     public internal(set) var tags: [Tag] = []
     var tagObservers: [@MainActor () -> Void] = []
+    /// Tags merged away in this session, each with the tag it went into: forms, filters and undo
+    /// holding an old id carry the new one instead of dropping it.
+    var mergedTags: [Int64: Int64] = [:]
     /// Searches run here, apart from the rows' reads and the saves.
     let searching = DispatchQueue(label: "flourish.search", qos: .userInitiated)
     /// Counts searches started, so that only the latest one's answer is delivered.
@@ -124,6 +127,8 @@ public final class JournalModel {
         unreadable.removeAll()
         // Ids no one has asked for yet are read fresh when they are.
         if isLoaded || isLoading { load() }
+        // Another program may have added, renamed or removed tags too.
+        loadTags()
     }
 
     // MARK: - Health

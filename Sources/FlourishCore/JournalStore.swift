@@ -306,8 +306,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             case .failure(let unreadable): batch.unreadable.append(unreadable)
             }
         }
-        // Tags on a damaged page cost the entries their tags, not their words.
-        let tags = (try? tagIDs(forEntries: batch.entries.map(\.id), db)) ?? [:]
+        // A failed read of the tags fails the read (tried again, or one by one on a damaged
+        // page): an entry shown without the tags it has would lose them at its next edit.
+        let tags = try tagIDs(forEntries: batch.entries.map(\.id), db)
         for index in batch.entries.indices { batch.entries[index].tagIDs = tags[batch.entries[index].id] ?? [] }
         return batch
     }

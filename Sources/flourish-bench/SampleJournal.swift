@@ -47,6 +47,15 @@ struct SampleJournal {
         self.samples = samples
     }
 
+    /// The tags of entry `index`, from `tags` (the journal's, in its order): none to three, taken
+    /// from a hash of the index, not from the entries' random stream, so that tagging the sample
+    /// changed none of its other values. About one entry in four has none.
+    static func tags(forEntry index: Int, from tags: [Int64]) -> Set<Int64> {
+        guard !tags.isEmpty else { return [] }
+        var hash = SplitMix64(seed: UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ 7)
+        return Set((0..<hash.next(4)).map { _ in tags[hash.next(tags.count)] })
+    }
+
     /// Cumulative chances (in %) of each mood, best first: most days are fine, some are not.
     private static let moodWeights = [12, 37, 67, 84, 95, 101]
 

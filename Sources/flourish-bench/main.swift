@@ -7,7 +7,8 @@ import Foundation
 //                                          through Flourish's own store
 //   flourish-bench store PATH              the store's figures on a copy of PATH, as JSON:
 //                                          open, list ids, read one scroll's batch, search
-//                                          a keystroke at a time, the health check, save
+//                                          a keystroke at a time, the Insights figures, the
+//                                          health check, save
 //   flourish-bench peers ENTRIES FOLDER    the same entries in RedNotebook's and Almanah's formats
 //   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
 //                                          printing "saved N UUID" once each save has returned
@@ -32,8 +33,10 @@ func removeJournal(at path: String) {
 func generate(count: Int, path: String) throws {
     removeJournal(at: path)
     let store = try JournalStore(path: path)
-    let samples = SampleJournal(count: count).samples.map { sample in
-        (entry: try! EntryDraft(title: sample.title, body: sample.body, mood: sample.mood, location: sample.location)
+    let tags = try store.tags().map(\.id)
+    let samples = SampleJournal(count: count).samples.enumerated().map { index, sample in
+        (entry: try! EntryDraft(title: sample.title, body: sample.body, mood: sample.mood, location: sample.location,
+                                tagIDs: SampleJournal.tags(forEntry: index, from: tags))
             .validated().get(), // a sample always has a mood and words
          createdAt: sample.date)
     }
@@ -69,6 +72,13 @@ func storeFigures(path: String) throws -> [String: Double] {
             })
         }
     }
+    // The Insights page's figures: everything, and the latest year, five times each.
+    var insights: [Double] = []
+    var insightsYear: [Double] = []
+    for _ in 0..<5 {
+        insights.append(try milliseconds { _ = try store.insights(for: .all) })
+        insightsYear.append(try milliseconds { _ = try store.insights(for: .last12Months) })
+    }
     // The health check runs once, before the first write: timed on its own, not as a save.
     let check = milliseconds { _ = store.check() }
     var saves: [Double] = []
@@ -79,7 +89,8 @@ func storeFigures(path: String) throws -> [String: Double] {
     }
     return ["open_ms": open, "list_ids_ms": list, "check_ms": check,
             "search_p50_ms": percentile(searches, 0.5), "search_p95_ms": percentile(searches, 0.95), "fetch_batch_p50_ms": percentile(batches, 0.5),
-            "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count)]
+            "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count),
+            "insights_all_ms": percentile(insights, 0.5), "insights_year_ms": percentile(insightsYear, 0.5)]
 }
 
 /// The words of crash-test entry `number`: from a line to several pages, so that saves cross

@@ -279,4 +279,58 @@ final class TagsAndSearchUITests: XCTestCase {
             window.window.close()
         }
     }
+
+    func testAMergeWhileEditingKeepsTheEntrysTagAsTheTagItWentInto() throws {
+        try MainActor.assumeIsolated {
+            let harness = try harness()
+            defer { harness.close() }
+            let run = try harness.journal.createTag(named: "run")
+            let exercise = try tagID(harness, "exercise")
+            let entry = try harness.journal.save(try EntryDraft(title: "Morning", mood: .reallyGood, tagIDs: [run.id]).validated().get())
+            harness.model.loadTags()
+            harness.model.load()
+            harness.main.show(.journal)
+            let journal = harness.main.journal
+            harness.waitUntil("the row") { journal.rows.contains { $0.entry?.id == entry.id } }
+            journal.open(entry.id)
+            journal.editOpenEntry()
+            XCTAssertEqual(journal.editor.fields.tags.selected, [run.id])
+
+            var merged = false
+            harness.model.mergeTag(id: run.id, into: exercise) { merged = (try? $0.get()) != nil }
+            harness.waitUntil("merged") { merged }
+            XCTAssertEqual(journal.editor.fields.tags.selected, [exercise], "the toggle follows the merge")
+            XCTAssertFalse(journal.editor.hasChanges, "a merge is no change of the person's")
+            journal.editor.fields.titleField.text = "Morning run"
+            journal.editor.save()
+            harness.waitUntil("saved") { journal.page == .entry }
+            XCTAssertEqual(try harness.journal.read(ids: [entry.id]).entries.first?.tagIDs, [exercise])
+
+            // Deleted, the tag merged away, then undone: it comes back with the tag it went into.
+            let other = try harness.journal.createTag(named: "jog")
+            _ = try harness.journal.update(id: entry.id, with: try EntryDraft(title: "Morning run", mood: .reallyGood,
+                                                                                tagIDs: [other.id]).validated().get(), updatedAt: Date())
+            harness.model.loadTags()
+            var deleted: DeletedEntry?
+            harness.model.delete(id: entry.id) { deleted = try? $0.get() }
+            harness.waitUntil("deleted") { deleted != nil }
+            merged = false
+            harness.model.mergeTag(id: other.id, into: exercise) { merged = (try? $0.get()) != nil }
+            harness.waitUntil("merged") { merged }
+            var restored: Entry?
+            harness.model.restore(deleted!) { restored = try? $0.get() }
+            harness.waitUntil("restored") { restored != nil }
+            XCTAssertEqual(restored?.tagIDs, [exercise])
+        }
+    }
+
+    func testAChangedSearchIsOneSpliceOfItsResults() {
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [5, 4, 3, 2]) == (4, 0, []))
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [6, 5, 4, 3, 2]) == (0, 0, [6]))
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [5, 3, 2]) == (1, 1, []))
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [5, 4, 9, 2]) == (2, 1, [9]))
+        XCTAssertTrue(JournalController.difference(from: [], to: [1, 2]) == (0, 0, [1, 2]))
+        XCTAssertTrue(JournalController.difference(from: [1, 2], to: []) == (0, 2, []))
+        XCTAssertTrue(JournalController.difference(from: [1, 1], to: [1]) == (1, 1, []))
+    }
 }
