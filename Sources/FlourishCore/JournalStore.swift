@@ -253,14 +253,21 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// ids, a search matching most of it), GRDB's generic decoding of each row costs more than
     /// SQLite reading it (it was a quarter of a 100,000-entry start-up).
     static func ids(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Int64] {
+        var ids: [Int64] = []
+        try step(db, sql: sql, arguments: arguments) { row in ids.append(sqlite3_column_int64(row, 0)) }
+        return ids
+    }
+
+    /// Steps `sql`'s rows by hand, calling `each` with the statement on every row (read its
+    /// columns with `sqlite3_column_…`): for queries over a whole journal.
+    static func step(_ db: Database, sql: String, arguments: StatementArguments = [], each: (OpaquePointer) throws -> Void) throws {
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let handle = statement.sqliteStatement
-        var ids: [Int64] = []
         while true {
             switch sqlite3_step(handle) {
-            case SQLITE_ROW: ids.append(sqlite3_column_int64(handle, 0))
-            case SQLITE_DONE: return ids
+            case SQLITE_ROW: try each(handle)
+            case SQLITE_DONE: return
             case let code:
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
