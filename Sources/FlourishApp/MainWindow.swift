@@ -8,6 +8,7 @@ final class MainWindow {
     let pages = Stack()
     let form: EntryFormController
     let journal: JournalController
+    let insights: InsightsController
     let alerts: Alerts
     /// "Entry deleted" with Undo, over the top of the window.
     let notice: UndoNotice
@@ -24,6 +25,7 @@ final class MainWindow {
     enum Page: String {
         case newEntry = "new-entry"
         case journal
+        case insights
     }
 
     /// Told once the journal has passed its health check (the day's backup is written then).
@@ -52,10 +54,12 @@ final class MainWindow {
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
         notice = UndoNotice(model: model, alerts: alerts)
         journal = JournalController(model: model, alerts: alerts, notice: notice)
+        insights = InsightsController(model: model)
         damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { [unowned window] in window.close() })
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
         pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
+        pages.addPage(insights.view, name: Page.insights.rawValue, title: tr("Insights"))
         let header = HeaderBar()
         header.packStart(journal.backButton)
         header.setTitleWidget(StackSwitcher(stack: pages))
@@ -99,6 +103,7 @@ final class MainWindow {
             Trace.mark("show journal")
             show(.journal)
         }
+        window.addAction("show-insights") { [unowned self] in show(.insights) }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("show-tags") { [unowned self] in showTags() }
         window.addAction("find") { [unowned self] in
@@ -114,6 +119,7 @@ final class MainWindow {
         application.setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.save-entry")
         application.setAccelerators(["<Alt>1"], for: "win.show-new-entry")
         application.setAccelerators(["<Alt>2"], for: "win.show-journal")
+        application.setAccelerators(["<Alt>3"], for: "win.show-insights")
         application.setAccelerators(["<Alt>Left"], for: "win.back")
         application.setAccelerators(["<Control>e"], for: "win.edit-entry")
         application.setAccelerators(["<Control>f"], for: "win.find")

@@ -38,6 +38,8 @@ public protocol JournalStoring: Sendable {
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int
     /// Removes the tag from its entries and the journal; returns how many entries carried it.
     func deleteTag(id: Int64) throws(JournalError) -> Int
+    /// The Insights page's figures for `period`, as of `now`, in the calendar's time zone.
+    func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights
 }
 
 extension JournalStoring {

@@ -21,6 +21,9 @@ public final class ToggleButton: Widget {
 
     /// Toggles it exactly as a click would.
     public func click() { flourish_emit_clicked(raw) }
+
+    /// Joins `other`'s group: of the buttons in a group, one at a time is on (a choice of one).
+    public func join(_ other: ToggleButton) { gtk_toggle_button_set_group(typed(raw), typed(other.raw)) }
 }
 
 /// GtkCheckButton: a box to tick, with its label (a choice in a filter).

@@ -56,6 +56,9 @@ public class Widget {
     @discardableResult
     public func grabFocus() -> Bool { gtk_widget_grab_focus(raw) != 0 }
 
+    /// The smallest size the widget takes (-1 leaves a side to its content).
+    public func setSizeRequest(width: Int32, height: Int32) { gtk_widget_set_size_request(raw, width, height) }
+
     public var tooltip: String? {
         get { gtk_widget_get_tooltip_text(raw).map { String(cString: $0) } }
         set { gtk_widget_set_tooltip_text(raw, newValue) }

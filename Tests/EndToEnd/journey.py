@@ -6,6 +6,7 @@ Run by scripts/test under Xvfb and a session bus. Usage: journey.py PATH-TO-FLOU
 Exits non-zero on the first failed check, after saving a screenshot next to the journal.
 """
 
+import datetime
 import hashlib
 import os
 import shutil
@@ -540,6 +541,32 @@ def entries_are_tagged_and_found(journal):
     app.wait("the tagged row", "label", "Beach day")
     check("after a restart the entry carries the renamed tag",
           app.wait("the row's tags", "label", "Tags: outdoors, Walking") is not None)
+
+    # Insights: the figures read through the accessibility tree are the file's.
+    keys("alt+3")
+    app.wait("the Insights page", "label", "Mood count")
+    press(app.wait("the All period", "push button", "All"))
+    with sqlite3.connect(journal) as db:
+        moods = db.execute("SELECT mood, created_at FROM entry").fetchall()
+    titles = ["the best", "really good", "okay", "meh", "not so great", "the worst"]
+    for index, title in enumerate(titles):
+        count = sum(1 for mood, _ in moods if mood == index)
+        words = "1 entry" if count == 1 else f"{count} entries"
+        app.wait(f"the {title} count", "label", f"{title}: {words}")
+    check("the mood counts are the file's", True)
+    # The weekday of the newest entry, from the file (local time is UTC here, as in the app).
+    newest = max(created for _, created in moods)
+    weekday = datetime.datetime.strptime(newest[:19], "%Y-%m-%d %H:%M:%S").replace(
+        tzinfo=datetime.timezone.utc).astimezone().strftime("%A")
+    on_day = [mood for mood, created in moods if datetime.datetime.strptime(created[:19], "%Y-%m-%d %H:%M:%S").replace(
+        tzinfo=datetime.timezone.utc).astimezone().strftime("%A") == weekday]
+    average = sum(5 - mood for mood in on_day) / len(on_day)
+    label = wait_for("the weekday's figure", lambda: next(
+        (node for node in descendants(app.app) if node.getRoleName() == "label" and node.name.startswith(weekday + ": ")), None))
+    words = "1 entry" if len(on_day) == 1 else f"{len(on_day)} entries"
+    check(f"{weekday}'s average is the file's ({label.name})",
+          label.name.endswith(f"{average:.1f} on average, {words}") and titles[5 - int(average + 0.5)] in label.name)
+    screenshot("insights.png")
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
 

@@ -23,6 +23,9 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func dataVersion() -> Int? { real.dataVersion() }
     func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
+        try real.insights(for: period, now: now, calendar: calendar)
+    }
     func createTag(named name: String) throws(JournalError) -> Tag { try real.createTag(named: name) }
     func renameTag(id: Int64, to name: String) throws(JournalError) { try real.renameTag(id: id, to: name) }
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int { try real.mergeTag(id: id, into: target) }

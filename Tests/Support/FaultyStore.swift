@@ -57,6 +57,9 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func dataVersion() -> Int? { real.dataVersion() }
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     public func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
+        try real.insights(for: period, now: now, calendar: calendar)
+    }
 
     public func createTag(named name: String) throws(JournalError) -> Tag {
         if take(&saveFailures) { throw error }

@@ -1,0 +1,13 @@
+import Foundation
+
+/// The Insights page's figures, computed on the search's queue (apart from the rows' reads and
+/// the saves), the latest asked for delivered on the main queue.
+extension JournalModel {
+    public func insights(for period: InsightsPeriod, completion: @escaping @MainActor (Result<Insights, JournalError>) -> Void) {
+        let (store, now) = (self.store, clock())
+        searching.async {
+            let result = Result { () throws(JournalError) in try store.insights(for: period, now: now, calendar: .current) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
+}
