@@ -75,16 +75,21 @@ public final class FlourishApplication {
     private var openingNotice: Window?
 
     private func showOpeningNotice() {
+        openingNotice = messageWindow(tr("Opening your journal…"), width: 360, height: 120, hint: true)
+    }
+
+    /// A small window of the app's own, before or instead of the main one, saying `text`.
+    private func messageWindow(_ text: String, width: Int32, height: Int32, hint: Bool = false) -> Window {
         Theme.install()
         let window = Window(application: application)
         window.title = "Flourish"
-        window.setDefaultSize(width: 360, height: 120)
-        let message = Label(tr("Opening your journal…"))
-        message.addClass("empty-hint")
+        window.setDefaultSize(width: width, height: height)
+        let message = Label(text)
+        if hint { message.addClass("empty-hint") }
         message.setMargins(24)
         window.setChild(message)
         window.present()
-        openingNotice = window
+        return window
     }
 
     private func opened(_ result: Result<JournalStore, JournalError>) {
@@ -134,14 +139,7 @@ public final class FlourishApplication {
 
     /// A journal that cannot be opened is reported and left untouched; the app then quits.
     private func showUnopenableJournal(_ error: JournalError) {
-        Theme.install()
-        let window = Window(application: application)
-        window.title = "Flourish"
-        window.setDefaultSize(width: 480, height: 200)
-        let message = Label(tr("Flourish could not open your journal."))
-        message.setMargins(24)
-        window.setChild(message)
-        window.present()
+        let window = messageWindow(tr("Flourish could not open your journal."), width: 480, height: 200)
         let alerts = Alerts(window: window)
         alerts.showProblem(title: tr("Error"), message: error.errorDescription ?? tr("The journal could not be opened.")) {
             window.close()

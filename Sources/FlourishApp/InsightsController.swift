@@ -130,7 +130,7 @@ final class InsightsController {
         let most = max(1, insights.moodCounts.max() ?? 1)
         for (mood, count) in zip(Mood.catalogue, insights.moodCounts) {
             moodBars[mood.rawValue].setSizeRequest(width: max(2, Self.barWidth * Int32(count) / Int32(most)), height: 14)
-            moodCounts[mood.rawValue].text = String(format: tr("%@: %@"), mood.title, Self.entries(count))
+            moodCounts[mood.rawValue].text = String(format: tr("%@: %@"), mood.title, EntryCount.words(count))
         }
         let weekdayNames = Self.weekdayNames
         for (index, average) in insights.weekdays.enumerated() {
@@ -147,7 +147,7 @@ final class InsightsController {
             let words = abs(difference) < 0.05 ? tr("as usual")
                 : difference > 0 ? String(format: tr("better than usual (+%@)"), Self.number(difference))
                 : String(format: tr("worse than usual (−%@)"), Self.number(-difference))
-            let label = Label(String(format: tr("%@: %@, on %@"), tagMood.tag.name, words, Self.entries(tagMood.with.count)))
+            let label = Label(String(format: tr("%@: %@, on %@"), tagMood.tag.name, words, EntryCount.words(tagMood.with.count)))
             label.alignStart()
             tagsBox.append(label)
         }
@@ -171,11 +171,7 @@ final class InsightsController {
     /// "Monday: okay, 3.2 on average, 14 entries", or "Monday: no entries".
     static func describe(_ name: String, _ average: MoodAverage) -> String {
         guard let value = average.average, let mood = average.mood else { return String(format: tr("%@: no entries"), name) }
-        return String(format: tr("%@: %@, %@ on average, %@"), name, mood.title, number(value), entries(average.count))
-    }
-
-    static func entries(_ count: Int) -> String {
-        count == 1 ? tr("1 entry") : String(format: tr("%@ entries"), "\(count)")
+        return String(format: tr("%@: %@, %@ on average, %@"), name, mood.title, number(value), EntryCount.words(average.count))
     }
 
     static func days(_ count: Int) -> String {

@@ -109,12 +109,9 @@ extension JournalController {
     /// stack's hidden pages to screen readers as visible, and the journal's rows would be read
     /// out among the results.
     func showList(_ shown: ListPage) {
-        for (page, widget) in [(ListPage.journal, scroller as Widget), (.results, resultsScroller), (.noMatches, noMatches)] {
-            if page == shown { widget.isVisible = true }
-        }
+        let pages: [(page: ListPage, widget: Widget)] = [(.journal, scroller), (.results, resultsScroller), (.noMatches, noMatches)]
+        for (page, widget) in pages where page == shown { widget.isVisible = true }
         lists.visiblePage = shown.rawValue
-        for (page, widget) in [(ListPage.journal, scroller as Widget), (.results, resultsScroller), (.noMatches, noMatches)] {
-            if page != shown { widget.isVisible = false }
-        }
+        for (page, widget) in pages where page != shown { widget.isVisible = false }
     }
 }

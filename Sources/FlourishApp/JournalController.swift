@@ -138,9 +138,6 @@ final class JournalController: JournalModelDelegate {
         lists.addPage(scroller, name: ListPage.journal.rawValue)
         lists.addPage(resultsScroller, name: ListPage.results.rawValue)
         lists.addPage(noMatches, name: ListPage.noMatches.rawValue)
-        lists.visiblePage = ListPage.journal.rawValue
-        resultsScroller.isVisible = false
-        noMatches.isVisible = false
         lists.expand(horizontally: true, vertically: true)
         entries.append(lists)
         view.addPage(entries, name: Page.entries.rawValue)
@@ -153,6 +150,7 @@ final class JournalController: JournalModelDelegate {
         model.delegate = self
         connectEntryActions()
         connectSearch()
+        showList(.journal)
         view.onMap { [unowned self] in
             // The first showing reads the ids; the list takes the focus once they are in.
             if !model.isLoaded { focusWhenListed = true }

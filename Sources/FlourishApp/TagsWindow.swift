@@ -163,7 +163,7 @@ final class TagRow {
         nameField.text = tag.name
         nameField.setAccessibleLabel(String(format: tr("Name of “%@”"), tag.name))
         nameField.expand(horizontally: true)
-        count.text = tag.entryCount == 1 ? tr("1 entry") : String(format: tr("%@ entries"), "\(tag.entryCount)")
+        count.text = EntryCount.words(tag.entryCount)
         count.addClass("journal-meta")
         renameButton = Button(tr("Rename"))
         renameButton.accessibleName = String(format: tr("Rename “%@”"), tag.name)

@@ -3,9 +3,6 @@ import Foundation
 /// The journal's tags as the screens see them: the list every form's toggles show, kept current
 /// after each change, and the changes themselves, each a store intent on the model's queue.
 extension JournalModel {
-    /// The tag's name, or nil for an id no longer in the journal.
-    public func tagName(_ id: Int64) -> String? { tags.first { $0.id == id }?.name }
-
     /// The names of `ids`, in the tags' own order (by name).
     public func tagNames(_ ids: Set<Int64>) -> [String] {
         ids.isEmpty ? [] : tags.filter { ids.contains($0.id) }.map(\.name)

@@ -79,11 +79,7 @@ public struct JournalQuery: Sendable, Equatable {
     /// system: Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai,
     /// Georgian, Hangul Jamo, kana, CJK ideographs and Hangul syllables.
     private static func isLongAssignedLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber: break
-        default: return false
-        }
+        guard isLetterOrDigit(scalar) else { return false }
         switch scalar.value {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x370...0x52F, 0x531...0x6FF, 0x900...0xDFF,
              0xE00...0xE7F, 0x10A0...0x11FF, 0x1E00...0x1FFF, 0x3040...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
@@ -91,10 +87,16 @@ public struct JournalQuery: Sendable, Equatable {
         }
     }
 
+    /// What unicode61 keeps in a word: letters and digits, private-use characters, and the
+    /// non-spacing marks over them.
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        isLetterOrDigit(scalar) || [.privateUse, .nonspacingMark].contains(scalar.properties.generalCategory)
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark: true
+             .decimalNumber, .letterNumber, .otherNumber: true
         default: false
         }
     }

@@ -223,7 +223,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             }
             guard case .success(let entry) = StoredEntry.read(row) else { throw JournalError.unreadableEntry }
             let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
-            let tags = try Int64.fetchSet(db, sql: "SELECT tag_id FROM entry_tag WHERE entry_id = ?", arguments: [id])
+            let tags = try Self.tagIDs(forEntries: [id], db)[id] ?? []
             try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
             return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags)
         }
@@ -344,7 +344,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
               case .success(let entry) = StoredEntry.read(row) else {
             throw JournalError.other(reason: tr("The saved entry could not be read back."))
         }
-        return entry.withTags(try Int64.fetchSet(db, sql: "SELECT tag_id FROM entry_tag WHERE entry_id = ?", arguments: [id]))
+        return entry.withTags(try tagIDs(forEntries: [id], db)[id] ?? [])
     }
 
     /// How many entries the journal holds.
