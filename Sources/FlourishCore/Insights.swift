@@ -96,6 +96,17 @@ public struct Insights: Sendable, Equatable {
             self.month = month
             self.day = day
         }
+
+        /// Days since 1 January 1970: for stepping through days and measuring spans.
+        public var number: Int { LocalClock.dayNumber(year: year, month: month, day: day) }
+
+        /// The day `number` days after 1 January 1970.
+        public init(number: Int) { self = LocalClock.civil(day: number) }
+
+        /// Its first moment in `calendar`'s time zone.
+        public func start(in calendar: Calendar = .current) -> Date? {
+            calendar.date(from: DateComponents(year: year, month: month, day: day))
+        }
     }
 
     /// A tag with enough entries in the period, against the entries without it.
@@ -143,9 +154,19 @@ public struct Insights: Sendable, Equatable {
     public var tagsByMood: [[(tag: Tag, count: Int)]]
     /// Over the whole journal, up to today.
     public var streaks: Streaks
+    /// The period's first and last days (for "All", those of the first and last entries; nil in
+    /// an empty journal): the span of the mood-over-time chart.
+    public var span: ClosedRange<Int>?
+    /// The year shown in pixels (the chosen one, or this year), and the average of each of its
+    /// days with entries, by `Day.number`.
+    public var pixelYear: Int
+    public var pixelDays: [Int: MoodAverage]
+    /// The first and the last year with entries (nil in an empty journal): the years to choose from.
+    public var years: ClosedRange<Int>?
 
     public init(days: [(day: Day, mood: MoodAverage)], moodCounts: [Int], weekdays: [MoodAverage], timesOfDay: [MoodAverage],
-                tags: [TagMood], tagsByMood: [[(tag: Tag, count: Int)]], streaks: Streaks) {
+                tags: [TagMood], tagsByMood: [[(tag: Tag, count: Int)]], streaks: Streaks,
+                span: ClosedRange<Int>? = nil, pixelYear: Int = 0, pixelDays: [Int: MoodAverage] = [:], years: ClosedRange<Int>? = nil) {
         self.days = days
         self.moodCounts = moodCounts
         self.weekdays = weekdays
@@ -153,6 +174,10 @@ public struct Insights: Sendable, Equatable {
         self.tags = tags
         self.tagsByMood = tagsByMood
         self.streaks = streaks
+        self.span = span
+        self.pixelYear = pixelYear
+        self.pixelDays = pixelDays
+        self.years = years
     }
 
     /// A tag is compared with the rest once this many entries of the period carry it.
@@ -166,7 +191,8 @@ public struct Insights: Sendable, Equatable {
     public static func == (lhs: Insights, rhs: Insights) -> Bool {
         lhs.days.map(\.day) == rhs.days.map(\.day) && lhs.days.map(\.mood) == rhs.days.map(\.mood)
             && lhs.moodCounts == rhs.moodCounts && lhs.weekdays == rhs.weekdays && lhs.timesOfDay == rhs.timesOfDay
-            && lhs.tags == rhs.tags && lhs.streaks == rhs.streaks
+            && lhs.tags == rhs.tags && lhs.streaks == rhs.streaks && lhs.span == rhs.span
+            && lhs.pixelYear == rhs.pixelYear && lhs.pixelDays == rhs.pixelDays && lhs.years == rhs.years
             && lhs.tagsByMood.map { $0.map(\.tag) } == rhs.tagsByMood.map { $0.map(\.tag) }
             && lhs.tagsByMood.map { $0.map(\.count) } == rhs.tagsByMood.map { $0.map(\.count) }
     }

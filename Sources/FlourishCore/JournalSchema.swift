@@ -12,6 +12,8 @@ enum JournalSchema {
     static let tagsAndSearchMigration = "v3: tags and search"
     /// The full-text index without word positions, with prefix indexes of one and two letters.
     static let fasterSearchMigration = "v4: faster search index"
+    /// Each entry's date and mood in an index of their own, read without touching the entries.
+    static let insightsMigration = "v5: index of dates and moods"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -32,6 +34,13 @@ enum JournalSchema {
         migrator.registerMigration(identityMigration, migrate: addIdentity)
         migrator.registerMigration(tagsAndSearchMigration, migrate: addTagsAndSearch)
         migrator.registerMigration(fasterSearchMigration, migrate: makeSearchFaster)
+        migrator.registerMigration(insightsMigration) { db in
+            // The Insights page reads every entry's date and mood in date order. Through the date
+            // index alone, each one also meant reading its row, wide with its body: 90-110 ms for
+            // 100,000 entries. With the mood beside the date (and the id, as every index has it),
+            // SQLite answers from this index alone, in about 20 ms. It costs 3 MB at 100,000.
+            try db.execute(sql: "CREATE INDEX entry_by_created_at_and_mood ON entry (created_at, mood)")
+        }
         return migrator
     }
 

@@ -10,24 +10,30 @@ import GRDBSQLite
 extension JournalStore {
     public func insights(for period: InsightsPeriod, now: Date = Date(), calendar: Calendar = .current) throws(JournalError) -> Insights {
         let (from, to) = period.bounds(now: now, calendar: calendar)
+        // The year in pixels is read in the same pass: the period's entries and the year's.
+        let pixelYear = if case .year(let year) = period { year } else { calendar.component(.year, from: now) }
+        let (yearFrom, yearTo) = InsightsPeriod.year(pixelYear).bounds(now: now, calendar: calendar)
+        let lower = from.map { min($0, yearFrom ?? $0) }, upper = to.map { max($0, yearTo ?? $0) }
         var conditions = ["typeof(entry.mood) = 'integer' AND entry.mood BETWEEN 0 AND 5"]
         var arguments: StatementArguments = []
-        if let from {
+        if let lower {
             conditions.append("entry.created_at >= ?")
-            arguments += [from]
+            arguments += [lower]
         }
-        if let to {
+        if let upper {
             conditions.append("entry.created_at < ?")
-            arguments += [to]
+            arguments += [upper]
         }
         let filter = "WHERE " + conditions.joined(separator: " AND ")
+        let inPeriod = (from.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? .min)..<(to.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? .max)
+        let pixelDays = LocalClock.dayNumber(year: pixelYear, month: 1, day: 1)..<LocalClock.dayNumber(year: pixelYear + 1, month: 1, day: 1)
         let zone = calendar.timeZone
         return try reading { db in
             var insights = Insights(days: [], moodCounts: Array(repeating: 0, count: 6),
                                     weekdays: Array(repeating: MoodAverage(), count: 7),
                                     timesOfDay: Array(repeating: MoodAverage(), count: TimeOfDay.allCases.count),
                                     tags: [], tagsByMood: Array(repeating: [], count: 6),
-                                    streaks: .init(current: 0, longest: 0))
+                                    streaks: .init(current: 0, longest: 0), pixelYear: pixelYear)
             var clock = LocalClock(zone: zone)
             var days: [Int: MoodAverage] = [:]
             // Each entry's mood by id, for the tags: a lookup here instead of a join into the
@@ -36,16 +42,35 @@ extension JournalStore {
             try Self.step(db, sql: "SELECT created_at, mood, id FROM entry \(filter) ORDER BY created_at", arguments: arguments) { row in
                 guard let seconds = Self.utcSeconds(row, column: 0) else { return }
                 let mood = Int(sqlite3_column_int64(row, 1))
-                moods[sqlite3_column_int64(row, 2)] = mood
                 let local = seconds + clock.offset(at: seconds)
                 let day = Int((Double(local) / 86_400).rounded(.down))
                 let one = MoodAverage(count: 1, total: 5 - mood)
+                if pixelDays.contains(day) { insights.pixelDays[day, default: MoodAverage()] = insights.pixelDays[day, default: MoodAverage()] + one }
+                guard inPeriod.contains(seconds) else { return }
+                moods[sqlite3_column_int64(row, 2)] = mood
                 days[day, default: MoodAverage()] = days[day, default: MoodAverage()] + one
-                let weekday = ((day + 3) % 7 + 7) % 7 // 1 January 1970 was a Thursday; Monday is 0
+                let weekday = MoodTimeline.weekday(day)
                 insights.weekdays[weekday] = insights.weekdays[weekday] + one
                 let time = TimeOfDay(hour: (local - day * 86_400) / 3_600).rawValue
                 insights.timesOfDay[time] = insights.timesOfDay[time] + one
                 insights.moodCounts[mood] += 1
+            }
+            let dayNumber = { (date: Date) in
+                let parts = calendar.dateComponents([.year, .month, .day], from: date)
+                return LocalClock.dayNumber(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+            }
+            if let from, let to {
+                insights.span = dayNumber(from)...max(dayNumber(from), dayNumber(to) - 1)
+            } else if let first = days.keys.min(), let last = days.keys.max() {
+                insights.span = first...last
+            }
+            // The years to choose from: the first and last entries', read from the ends of the date index.
+            try Self.step(db, sql: "SELECT (SELECT min(created_at) FROM entry), (SELECT max(created_at) FROM entry)") { row in
+                var yearClock = LocalClock(zone: zone)
+                guard let first = Self.utcSeconds(row, column: 0), let last = Self.utcSeconds(row, column: 1) else { return }
+                let year = { (seconds: Int) in LocalClock.civil(day: Int((Double(seconds + yearClock.offset(at: seconds)) / 86_400).rounded(.down))).year }
+                let firstYear = year(first), lastYear = year(last)
+                insights.years = firstYear...max(firstYear, lastYear)
             }
             insights.days = days.keys.sorted().map { (LocalClock.civil(day: $0), days[$0]!) }
 

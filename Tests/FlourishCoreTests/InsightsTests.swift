@@ -138,6 +138,32 @@ final class InsightsTests: XCTestCase {
                 XCTAssertEqual(found.tagsByMood.map { $0.map(\.tag.name) }, want.tagsByMood.map { $0.map(\.tag.name) }, "\(zone) \(period)")
                 XCTAssertEqual(found.tagsByMood.map { $0.map(\.count) }, want.tagsByMood.map { $0.map(\.count) }, "\(zone) \(period)")
                 XCTAssertEqual(found.streaks, want.streaks, "\(zone) \(period): streaks")
+
+                // The year in pixels: the chosen year, or this one, whatever the period.
+                let pixelYear = if case .year(let year) = period { year } else { calendar.component(.year, from: now) }
+                XCTAssertEqual(found.pixelYear, pixelYear)
+                var pixels: [String: MoodAverage] = [:]
+                for entry in written where calendar.component(.year, from: entry.date) == pixelYear {
+                    let parts = calendar.dateComponents([.year, .month, .day], from: entry.date)
+                    pixels["\(parts.year!)-\(parts.month!)-\(parts.day!)", default: MoodAverage()] =
+                        pixels["\(parts.year!)-\(parts.month!)-\(parts.day!)", default: MoodAverage()] + MoodAverage(count: 1, total: entry.mood.score)
+                }
+                let foundPixels = Dictionary(uniqueKeysWithValues: found.pixelDays.map { number, mood in
+                    let day = Insights.Day(number: number)
+                    return ("\(day.year)-\(day.month)-\(day.day)", mood)
+                })
+                XCTAssertEqual(foundPixels, pixels, "\(zone) \(period): year in pixels")
+
+                // The chart's span: the period's days, or for everything the first and last entries'.
+                let (from, to) = period.bounds(now: now, calendar: calendar)
+                let spanDays = from.flatMap { from in to.map { (from, $0.addingTimeInterval(-1)) } }
+                    ?? (written.map(\.date).min()!, written.map(\.date).max()!)
+                let ends = [spanDays.0, spanDays.1].map { calendar.dateComponents([.year, .month, .day], from: $0) }
+                let span = try XCTUnwrap(found.span)
+                XCTAssertEqual([Insights.Day(number: span.lowerBound), Insights.Day(number: span.upperBound)],
+                               ends.map { Insights.Day(year: $0.year!, month: $0.month!, day: $0.day!) }, "\(zone) \(period): span")
+                let years = written.map { calendar.component(.year, from: $0.date) }
+                XCTAssertEqual(found.years, years.min()!...years.max()!)
             }
             let year = try store.insights(for: .all, now: now, calendar: calendar)
             let exercise = try XCTUnwrap(year.tags.first { $0.tag.name == "exercise" })
@@ -180,6 +206,48 @@ final class InsightsTests: XCTestCase {
         XCTAssertEqual(one.total.mood, .meh)
         XCTAssertEqual(one.streaks, .init(current: 0, longest: 1), "three days ago is no current streak")
         XCTAssertTrue(one.tags.isEmpty, "no tag has five entries")
+    }
+
+    /// The chart's steps: days up to 400 of them, then weeks from Monday, months, years; each
+    /// step sums its days, and steps without entries are gaps.
+    func testTheTimelineCutsThePeriodIntoStepsAChartCanShow() {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = { (y: Int, m: Int, d: Int) in Insights.Day(year: y, month: m, day: d) }
+        let days: [(day: Insights.Day, mood: MoodAverage)] = [
+            (day(2024, 1, 1), MoodAverage(count: 1, total: 5)), (day(2024, 1, 3), MoodAverage(count: 2, total: 4)),
+            (day(2024, 1, 8), MoodAverage(count: 1, total: 0)), (day(2025, 3, 31), MoodAverage(count: 1, total: 3)),
+        ]
+        let month = MoodTimeline(days: Array(days.prefix(3)), span: day(2024, 1, 1).number...day(2024, 1, 31).number)
+        XCTAssertEqual(month.step, .day)
+        XCTAssertEqual(month.points.count, 31)
+        XCTAssertEqual(month.points[2].mood, MoodAverage(count: 2, total: 4))
+        XCTAssertEqual(month.points[1].mood.count, 0, "a day without entries is a gap")
+        XCTAssertEqual(month.points[30].start, day(2024, 1, 31))
+
+        // 2 January 2024 to 31 March 2025: 455 days, so weeks, from Monday 1 January 2024.
+        let weeks = MoodTimeline(days: days, span: day(2024, 1, 2).number...day(2025, 3, 31).number)
+        XCTAssertEqual(weeks.step, .week)
+        for point in weeks.points {
+            let start = calendar.date(from: DateComponents(year: point.start.year, month: point.start.month, day: point.start.day))!
+            XCTAssertEqual(calendar.component(.weekday, from: start), 2, "every week starts on a Monday")
+        }
+        XCTAssertEqual(weeks.points.first?.mood, MoodAverage(count: 3, total: 9), "1 and 3 January")
+        XCTAssertEqual(weeks.points[1].mood, MoodAverage(count: 1, total: 0), "8 January")
+        XCTAssertEqual(weeks.points.last?.start, day(2025, 3, 31))
+        XCTAssertEqual(weeks.points.last?.mood, MoodAverage(count: 1, total: 3))
+
+        let decade = MoodTimeline(days: days, span: day(2016, 5, 1).number...day(2025, 3, 31).number)
+        XCTAssertEqual(decade.step, .month)
+        XCTAssertEqual(decade.points.count, 12 * 9 - 4 + 3)
+        XCTAssertEqual(decade.points.first(where: { $0.mood.count > 0 })?.start, day(2024, 1, 1))
+        XCTAssertEqual(decade.points.first(where: { $0.mood.count > 0 })?.mood, MoodAverage(count: 4, total: 9))
+
+        let centuries = MoodTimeline(days: days, span: day(1800, 1, 1).number...day(2025, 3, 31).number)
+        XCTAssertEqual(centuries.step, .year)
+        XCTAssertEqual(centuries.points.count, 226)
+        XCTAssertEqual(centuries.points[224].mood, MoodAverage(count: 4, total: 9))
+        XCTAssertTrue(MoodTimeline(days: [], span: nil).points.isEmpty)
     }
 
     func testAveragesRoundToTheNearestMood() {

@@ -58,7 +58,8 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index"])
+                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
+                            "v5: index of dates and moods"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -118,7 +119,8 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index"])
+                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
+                            "v5: index of dates and moods"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -160,6 +162,7 @@ final class MigrationTests: XCTestCase {
         var after = try everyTable(path)
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v4: faster search index'"])
         XCTAssertEqual(after, before, "no row of a v3 journal changes by opening it")
     }
@@ -189,7 +192,7 @@ final class MigrationTests: XCTestCase {
         try queue.close()
     }
 
-    func testAV4JournalOpensWithEveryRowAsItWas() throws {
+    func testAV4JournalUpgradesWithEveryRowAsItWas() throws {
         let path = try copy("journal-v4.sqlite")
         let before = try everyTable(path)
         XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v4: faster search index'"])
@@ -200,6 +203,46 @@ final class MigrationTests: XCTestCase {
         var after = try everyTable(path)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
-        XCTAssertEqual(after, before, "no row of a v4 journal changes by opening it")
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
+        XCTAssertEqual(after, before, "no row of a v4 journal changes by upgrading it")
+        try assertInsightsReadTheIndexAlone(path)
+    }
+
+    /// v5 only adds an index: the Insights page's pass over dates and moods reads it alone, never
+    /// the entries' rows, whatever the period.
+    private func assertInsightsReadTheIndexAlone(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.read { db in
+            for bound in ["", "AND created_at >= '2025-01-01' AND created_at < '2026-01-01'"] {
+                let plan = try Row.fetchAll(db, sql: """
+                    EXPLAIN QUERY PLAN SELECT created_at, mood, id FROM entry
+                    WHERE typeof(entry.mood) = 'integer' AND entry.mood BETWEEN 0 AND 5 \(bound) ORDER BY created_at
+                    """).map { $0["detail"] as String }.joined(separator: "; ")
+                XCTAssertTrue(plan.contains("COVERING INDEX entry_by_created_at_and_mood"), plan, file: file, line: line)
+            }
+        }
+    }
+
+    func testAV5JournalOpensWithEveryRowAsItWas() throws {
+        let path = try copy("journal-v5.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v5: index of dates and moods'"])
+        let store = try JournalStore(path: path)
+        let written = try XCTUnwrap(try store.entries(ids: try store.search(JournalQuery(text: "written v5"))).first)
+        XCTAssertEqual(written.mood, .reallyGood)
+        XCTAssertEqual(try store.tagIDs(forEntries: [written.id])[written.id].map(Set.init), Set(try store.tags().filter { $0.name == "reading" }.map(\.id)))
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let november = try store.insights(for: .year(2025), now: written.createdAt, calendar: utc)
+        XCTAssertEqual(november.total.count, 9, "every entry of the fixture with a valid mood")
+        XCTAssertEqual(november.pixelDays[Insights.Day(year: 2025, month: 11, day: 25).number], MoodAverage(count: 1, total: 4))
+        _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
+        store.close()
+        var after = try everyTable(path)
+        after["entry"]?.removeAll { $0[1] == "text:'one more'" }
+        after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after, before, "no row of a v5 journal changes by opening it")
+        try assertInsightsReadTheIndexAlone(path)
     }
 }
