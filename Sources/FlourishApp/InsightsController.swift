@@ -2,15 +2,26 @@ import FlourishCore
 import Foundation
 import GtkKit
 
-/// The "Insights" page (Alt+3): a period to look at, then the figures of its entries in words a
-/// screen reader reads as they are shown, with the mood counts as bars in the moods' colours:
-/// how many entries of each mood, the average by weekday and by time of day, the tags that go
-/// with better or worse days and the tags of each mood, and the streaks of days written.
+/// The "Insights" page (Alt+3): a period to look at (or a year), then its mood over time as a
+/// chart, the year in pixels, and the figures of its entries in words a screen reader reads as
+/// they are shown, with the mood counts as bars in the moods' colours: how many entries of each
+/// mood, the average by weekday and by time of day, the tags that go with better or worse days
+/// and the tags of each mood, and the streaks of days written. Each chart can be saved as a PNG.
 /// Read again each time the page shows (entries are saved, edited and deleted on the others).
 @MainActor
 final class InsightsController {
     let view = ScrolledWindow()
     let periods: [(period: InsightsPeriod, button: ToggleButton)]
+    /// "Year", beside the periods, and which year.
+    let yearButton = ToggleButton(tr("Year"))
+    let yearChoice = DropDown(accessibleName: tr("Year"))
+    let chart = MoodChart()
+    let pixels = YearPixels()
+    let pixelsHeading = Label()
+    let saveChart = Button(tr("Save as Image…"))
+    let savePixels = Button(tr("Save as Image…"))
+    /// A day of the year in pixels was activated: show its entries.
+    var onShowDay: (@MainActor (Date) -> Void)?
     /// One row per mood: its bar and "the best: 12 entries".
     let moodBars: [Box]
     let moodCounts: [Label]
@@ -21,17 +32,26 @@ final class InsightsController {
     /// Said instead of the figures when the period has no entries, or they cannot be read.
     let summary = Label()
 
-    private(set) var period: InsightsPeriod = .last30Days
+    /// The period chosen: one of `periods`, or the year chosen beside "Year".
+    var period: InsightsPeriod {
+        if yearButton.isActive, let index = yearChoice.selected, shownYears.indices.contains(index) { return .year(shownYears[index]) }
+        return periods.first { $0.button.isActive }?.period ?? .last30Days
+    }
+    /// The years in `yearChoice`, newest first.
+    private(set) var shownYears: [Int] = []
+    private var fillingYears = false
     /// The figures shown, for tests.
     private(set) var insights: Insights?
     private let model: JournalModel
+    private let alerts: Alerts
     /// Counts requests, so that only the latest answer is shown.
     private var generation = 0
 
     static let barWidth: Int32 = 240
 
-    init(model: JournalModel) {
+    init(model: JournalModel, alerts: Alerts) {
         self.model = model
+        self.alerts = alerts
         let content = Box(.vertical, spacing: 8)
         content.addClass("insights")
         view.setChild(content)
@@ -45,12 +65,24 @@ final class InsightsController {
             return (period, button)
         }
         for (_, button) in periods.dropFirst() { button.join(periods[0].button) }
+        yearButton.join(periods[0].button)
+        chooser.append(yearButton)
         periods[0].button.isActive = true
-        content.append(chooser)
+        let choosing = Box(.horizontal, spacing: 6)
+        choosing.append(chooser)
+        choosing.append(yearChoice)
+        content.append(choosing)
         summary.addClass("empty-hint")
         summary.alignStart()
         summary.enableWrapping()
         content.append(summary)
+
+        content.append(Self.heading(tr("Mood over time"), saving: saveChart))
+        content.append(chart.view)
+        content.append(Self.heading(pixelsHeading, saving: savePixels))
+        content.append(pixels.view)
+        saveChart.accessibleName = tr("Save mood over time as an image")
+        savePixels.accessibleName = tr("Save the year in pixels as an image")
 
         content.append(Self.heading(tr("Mood count")))
         var bars: [Box] = [], counts: [Label] = []
@@ -81,12 +113,21 @@ final class InsightsController {
         streaks.alignStart()
         content.append(streaks)
 
-        for (period, button) in periods {
+        saveChart.onClicked { [unowned self] in askToSave(chart.view, name: tr("Mood over time")) }
+        savePixels.onClicked { [unowned self] in askToSave(pixels.view, name: String(format: tr("Year in pixels %@"), "\(pixels.year)")) }
+        pixels.onDayActivated = { [unowned self] day in
+            if let date = day.start() { onShowDay?(date) }
+        }
+        showYears([Foundation.Calendar.current.component(.year, from: Date())])
+        for button in periods.map(\.button) + [yearButton] {
             button.onToggled { [unowned self, unowned button] in
-                guard button.isActive else { return }
-                self.period = period
-                refresh()
+                if button.isActive { refresh() }
             }
+        }
+        yearChoice.onSelected { [unowned self] in
+            guard !fillingYears else { return }
+            // Choosing a year looks at it.
+            if yearButton.isActive { refresh() } else { yearButton.isActive = true }
         }
         view.onMap { [unowned self] in refresh() }
     }
@@ -98,6 +139,52 @@ final class InsightsController {
         return label
     }
 
+    /// A heading with its chart's "Save as Image…" at the end of its line.
+    private static func heading(_ title: String, saving: Button) -> Box {
+        heading(Label(title), saving: saving)
+    }
+
+    private static func heading(_ label: Label, saving: Button) -> Box {
+        let line = Box(.horizontal, spacing: 8)
+        label.addClass("insights-heading")
+        label.alignStart()
+        label.expand(horizontally: true)
+        line.append(label)
+        saving.addClass("flat")
+        saving.align(vertical: .end)
+        line.append(saving)
+        return line
+    }
+
+    /// The years to choose from, newest first, keeping the one chosen if it is still there.
+    private func showYears(_ years: [Int]) {
+        guard years != shownYears else { return }
+        let chosen = yearChoice.selected.flatMap { shownYears.indices.contains($0) ? shownYears[$0] : nil }
+        fillingYears = true
+        shownYears = years
+        yearChoice.items = years.map { "\($0)" }
+        yearChoice.selected = chosen.flatMap { years.firstIndex(of: $0) } ?? 0
+        fillingYears = false
+    }
+
+    /// Asks where to save `chart` as a PNG, then writes it there; a failure says why and offers Retry.
+    private func askToSave(_ chart: Widget, name: String) {
+        let day = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
+        SaveDialog.ask(title: tr("Save as Image"), from: view, suggestedName: "\(name) \(day).png", accept: tr("_Save"), cancel: tr("_Cancel")) { [weak self] path in
+            guard let path else { return }
+            self?.save(chart, to: path)
+        }
+    }
+
+    func save(_ chart: Widget, to path: String) {
+        do {
+            try chart.savePNG(to: path)
+        } catch {
+            alerts.showError(String(format: tr("The image could not be saved to %@: %@."), path, error.message),
+                             retry: { [weak self] in self?.save(chart, to: path) })
+        }
+    }
+
     private static func figure(in box: Box) -> Label {
         let label = Label()
         label.alignStart()
@@ -106,8 +193,21 @@ final class InsightsController {
         return label
     }
 
+    /// Makes the page ready while the window is idle: the year grid's cells a month at a time,
+    /// then the figures, read in the background and laid out while the page is hidden. Showing
+    /// the page reads them again, and sets only what changed meanwhile.
+    func prepare() {
+        pixels.prepare { [weak self] in
+            self?.chart.prepare { [weak self] in
+                guard let self, insights == nil else { return }
+                refresh()
+            }
+        }
+    }
+
     /// Reads the figures of the chosen period again, in the background.
     func refresh() {
+        Trace.mark("insights asked")
         generation += 1
         let asked = generation
         model.insights(for: period) { [weak self] result in
@@ -126,6 +226,17 @@ final class InsightsController {
         let total = insights.total
         summary.isVisible = total.count == 0
         summary.text = tr("No entries in this period yet.")
+
+        Trace.mark("insights read")
+        chart.show(MoodTimeline(days: insights.days, span: insights.span))
+        Trace.mark("insights chart")
+        let today = Foundation.Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        pixels.show(year: insights.pixelYear, averages: insights.pixelDays,
+                    today: Insights.Day(year: today.year ?? 0, month: today.month ?? 1, day: today.day ?? 1))
+        Trace.mark("insights pixels")
+        pixelsHeading.text = String(format: tr("Year in pixels: %@"), "\(insights.pixelYear)")
+        let thisYear = today.year ?? insights.pixelYear
+        showYears(insights.years.map { Array(($0.lowerBound...max($0.upperBound, thisYear)).reversed()) } ?? [thisYear])
 
         let most = max(1, insights.moodCounts.max() ?? 1)
         for (mood, count) in zip(Mood.catalogue, insights.moodCounts) {
@@ -166,6 +277,7 @@ final class InsightsController {
         }
         streaks.text = String(format: tr("Current streak: %@ · Longest: %@"), Self.days(insights.streaks.current),
                               Self.days(insights.streaks.longest))
+        view.afterNextPaint { Trace.mark("insights shown") }
     }
 
     /// "Monday: okay, 3.2 on average, 14 entries", or "Monday: no entries".

@@ -1,3 +1,4 @@
+import Foundation
 import FlourishCore
 import GtkKit
 
@@ -24,6 +25,17 @@ extension JournalController {
         if page == .loading { searchWhenListed = true }
         guard page == .entries else { return }
         search.start()
+    }
+
+    /// The entries of one day (from the year in pixels), in the results list with the keyboard
+    /// on them. Never over an edit in progress; from an open entry, back to the list first.
+    func showDay(_ day: Date) {
+        guard page != .edit else { return }
+        if page == .entry { back() }
+        focusResultsWhenShown = true
+        search.showDay(day)
+        // Before the journal's ids are in: the search runs as soon as they are.
+        if !isListed { searchWhenListed = true }
     }
 
     /// Asks for the bar's query now; the whole journal again when it asks for nothing.
@@ -77,6 +89,10 @@ extension JournalController {
         search.show(count: ids.count)
         showList(ids.isEmpty ? .noMatches : .results)
         if page == .empty { view.visiblePage = Page.entries.rawValue }
+        if focusResultsWhenShown {
+            focusResultsWhenShown = false
+            if !ids.isEmpty { focusList() }
+        }
         resultsList.afterNextPaint { [weak self] in
             Trace.mark("search shown")
             self?.resultsFirstScreen.end()

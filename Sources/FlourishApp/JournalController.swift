@@ -36,6 +36,9 @@ final class JournalController: JournalModelDelegate {
 
     /// Told when the journal's health check has its verdict (`model.health`).
     var onHealthChecked: () -> Void = {}
+    /// Told of each change to the journal's entries (a save, edit, deletion, undo, or another
+    /// Flourish writing to the file): what the other pages' figures follow.
+    var onEntriesChanged: () -> Void = {}
 
     /// Which rows wait for the first frame of the page to be painted.
     let firstScreen: FirstScreen
@@ -166,6 +169,8 @@ final class JournalController: JournalModelDelegate {
     private var focusWhenListed = false
     /// Ctrl+F came before the ids were read: the search opens when they are.
     var searchWhenListed = false
+    /// A day was asked for (from Insights): its results take the keyboard when they come.
+    var focusResultsWhenShown = false
 
     private func listIfShown() {
         guard !isListed, model.isLoaded, view.isMapped else { return }
@@ -188,6 +193,7 @@ final class JournalController: JournalModelDelegate {
     // MARK: - JournalModelDelegate
 
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
+        if change.changesResults { onEntriesChanged() }
         switch change {
         case .checked:
             onHealthChecked()
@@ -241,7 +247,10 @@ final class JournalController: JournalModelDelegate {
         }
         if searchWhenListed && isListed {
             searchWhenListed = false
-            if page == .entries { search.start() }
+            if page == .entries {
+                if !search.isSearching { search.start() }
+                runSearch() // what was asked for before the ids came (a day from Insights)
+            }
         }
     }
 

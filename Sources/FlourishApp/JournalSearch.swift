@@ -103,6 +103,20 @@ final class JournalSearch {
         entry.grabFocus()
     }
 
+    /// The entries of one day, and nothing else: the bar opened with no words and no filter but
+    /// From and To, both `day` (a day of the year in pixels).
+    func showDay(_ day: Date) {
+        bar.isSearching = true
+        filling = true
+        entry.text = ""
+        for check in moodChoices { check.isActive = false }
+        for (_, check) in tagChoices { check.isActive = false }
+        from.set(day)
+        to.set(day)
+        filling = false
+        changed()
+    }
+
     /// Escape: empties the words and every filter and closes the bar.
     func stop() {
         bar.isSearching = false

@@ -54,7 +54,7 @@ final class MainWindow {
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
         notice = UndoNotice(model: model, alerts: alerts)
         journal = JournalController(model: model, alerts: alerts, notice: notice)
-        insights = InsightsController(model: model)
+        insights = InsightsController(model: model, alerts: alerts)
         damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { [unowned window] in window.close() })
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
@@ -104,6 +104,13 @@ final class MainWindow {
             show(.journal)
         }
         window.addAction("show-insights") { [unowned self] in show(.insights) }
+        // Insights on screen follows every change; hidden, it reads its figures when shown.
+        journal.onEntriesChanged = { [unowned self] in if insights.view.isMapped { insights.refresh() } }
+        // A day of the year in pixels: its entries, in the journal's search.
+        insights.onShowDay = { [unowned self] day in
+            show(.journal)
+            journal.showDay(day)
+        }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("show-tags") { [unowned self] in showTags() }
         window.addAction("find") { [unowned self] in
@@ -129,6 +136,8 @@ final class MainWindow {
             // The check has just read the whole file, so the list's ids now come from memory:
             // read them in the background, and Alt+2 shows the journal without waiting for them.
             model.loadIfNeeded()
+            // And the Insights page, a part at a time, while nobody is waiting.
+            insights.prepare()
             switch model.health {
             case .damaged?: damageBar.show()
             case .healthy?:

@@ -14,7 +14,9 @@ extension JournalStore {
         let pixelYear = if case .year(let year) = period { year } else { calendar.component(.year, from: now) }
         let (yearFrom, yearTo) = InsightsPeriod.year(pixelYear).bounds(now: now, calendar: calendar)
         let lower = from.map { min($0, yearFrom ?? $0) }, upper = to.map { max($0, yearTo ?? $0) }
-        var conditions = ["typeof(entry.mood) = 'integer' AND entry.mood BETWEEN 0 AND 5"]
+        // Rows whose mood is no mood (a damaged or foreign file) are skipped as they are read:
+        // they still count as days written, for the streaks.
+        var conditions = ["1"]
         var arguments: StatementArguments = []
         if let lower {
             conditions.append("entry.created_at >= ?")
@@ -35,20 +37,29 @@ extension JournalStore {
                                     tags: [], tagsByMood: Array(repeating: [], count: 6),
                                     streaks: .init(current: 0, longest: 0), pixelYear: pixelYear)
             var clock = LocalClock(zone: zone)
-            var days: [Int: MoodAverage] = [:]
+            // The days in date order, each added to while entries fall on it: the rows come
+            // along the date index, so a day's entries come together (dictionaries of 100,000
+            // days and ids cost more than SQLite's reading of the rows).
+            var days: [(day: Int, mood: MoodAverage)] = []
             // Each entry's mood by id, for the tags: a lookup here instead of a join into the
             // entries' rows (wide with their bodies) for every tag an entry carries.
-            var moods: [Int64: Int] = [:]
+            var moods = MoodsByID()
+            // Over the whole journal this pass sees every entry, so it also gives the days
+            // written for the streaks; a shorter period reads them in a pass of their own.
+            var written: [Int] = []
+            let writtenHere = from == nil && to == nil
             try Self.step(db, sql: "SELECT created_at, mood, id FROM entry \(filter) ORDER BY created_at", arguments: arguments) { row in
                 guard let seconds = Self.utcSeconds(row, column: 0) else { return }
-                let mood = Int(sqlite3_column_int64(row, 1))
                 let local = seconds + clock.offset(at: seconds)
                 let day = Int((Double(local) / 86_400).rounded(.down))
+                if writtenHere && written.last != day { written.append(day) }
+                let mood = Int(sqlite3_column_int64(row, 1))
+                guard sqlite3_column_type(row, 1) == SQLITE_INTEGER, (0...5).contains(mood) else { return }
                 let one = MoodAverage(count: 1, total: 5 - mood)
                 if pixelDays.contains(day) { insights.pixelDays[day, default: MoodAverage()] = insights.pixelDays[day, default: MoodAverage()] + one }
                 guard inPeriod.contains(seconds) else { return }
-                moods[sqlite3_column_int64(row, 2)] = mood
-                days[day, default: MoodAverage()] = days[day, default: MoodAverage()] + one
+                moods.append(id: sqlite3_column_int64(row, 2), mood: mood)
+                if days.last?.day == day { days[days.count - 1].mood = days[days.count - 1].mood + one } else { days.append((day, one)) }
                 let weekday = MoodTimeline.weekday(day)
                 insights.weekdays[weekday] = insights.weekdays[weekday] + one
                 let time = TimeOfDay(hour: (local - day * 86_400) / 3_600).rawValue
@@ -61,8 +72,6 @@ extension JournalStore {
             }
             if let from, let to {
                 insights.span = dayNumber(from)...max(dayNumber(from), dayNumber(to) - 1)
-            } else if let first = days.keys.min(), let last = days.keys.max() {
-                insights.span = first...last
             }
             // The years to choose from: the first and last entries', read from the ends of the date index.
             try Self.step(db, sql: "SELECT (SELECT min(created_at) FROM entry), (SELECT max(created_at) FROM entry)") { row in
@@ -72,15 +81,36 @@ extension JournalStore {
                 let firstYear = year(first), lastYear = year(last)
                 insights.years = firstYear...max(firstYear, lastYear)
             }
-            insights.days = days.keys.sorted().map { (LocalClock.civil(day: $0), days[$0]!) }
+            // A clock put back at midnight can bring a day back after the next one began.
+            if !zip(days, days.dropFirst()).allSatisfy({ $0.day < $1.day }) {
+                let merged = Dictionary(days, uniquingKeysWith: +)
+                days = merged.keys.sorted().map { ($0, merged[$0]!) }
+            }
+            insights.span = insights.span ?? days.first.map { $0.day...days[days.count - 1].day }
+            insights.days = days.map { (LocalClock.civil(day: $0.day), $0.mood) }
 
             // The tags by mood, counted from the tags' own table; a tag's figures sum its moods.
             let names = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM tag").map { ($0["id"] as Int64, $0["name"] as String) })
             var byTag: [Int64: [Int]] = [:]
-            try Self.step(db, sql: "SELECT entry_id, tag_id FROM entry_tag") { row in
-                guard let mood = moods[sqlite3_column_int64(row, 0)] else { return } // outside the period
-                byTag[sqlite3_column_int64(row, 1), default: Array(repeating: 0, count: 6)][mood] += 1
+            let lookup = moods.table()
+            // A period's tags along entry_tag's key, over the ids its entries span; the whole
+            // journal's along the tags' index, a tag's rows together, counted without looking
+            // the tag up for each of 100,000 rows and more.
+            let sql = writtenHere ? "SELECT entry_id, tag_id FROM entry_tag INDEXED BY entry_tag_by_tag"
+                : "SELECT entry_id, tag_id FROM entry_tag WHERE entry_id BETWEEN ? AND ?"
+            var tag: Int64?
+            var counts = [Int](repeating: 0, count: 6)
+            try Self.step(db, sql: sql, arguments: writtenHere ? [] : [lookup.ids.lowerBound, lookup.ids.upperBound]) { row in
+                guard let mood = lookup.mood(sqlite3_column_int64(row, 0)) else { return } // outside the period
+                let id = sqlite3_column_int64(row, 1)
+                if id != tag {
+                    if let tag { byTag[tag] = counts }
+                    tag = id
+                    counts = byTag[id] ?? [Int](repeating: 0, count: 6)
+                }
+                counts[mood] += 1
             }
+            if let tag { byTag[tag] = counts }
             let everything = insights.total
             insights.tags = byTag.compactMap { id, counts -> Insights.TagMood? in
                 guard let name = names[id] else { return nil }
@@ -99,16 +129,18 @@ extension JournalStore {
             }
 
             // Streaks run over the whole journal, along the date index alone.
-            var written: [Int] = []
             var streakClock = LocalClock(zone: zone)
-            try Self.step(db, sql: "SELECT created_at FROM entry ORDER BY created_at") { row in
-                guard let seconds = Self.utcSeconds(row, column: 0) else { return }
-                let day = Int((Double(seconds + streakClock.offset(at: seconds)) / 86_400).rounded(.down))
-                if written.last != day { written.append(day) }
+            if !writtenHere {
+                try Self.step(db, sql: "SELECT created_at FROM entry ORDER BY created_at") { row in
+                    guard let seconds = Self.utcSeconds(row, column: 0) else { return }
+                    let day = Int((Double(seconds + streakClock.offset(at: seconds)) / 86_400).rounded(.down))
+                    if written.last != day { written.append(day) }
+                }
             }
             let nowSeconds = Int(now.timeIntervalSince1970.rounded(.down))
             let today = Int((Double(nowSeconds + streakClock.offset(at: nowSeconds)) / 86_400).rounded(.down))
-            insights.streaks = Self.streaks(days: Array(Set(written)).sorted(), today: today)
+            if !zip(written, written.dropFirst()).allSatisfy({ $0 < $1 }) { written = Array(Set(written)).sorted() }
+            insights.streaks = Self.streaks(days: written, today: today)
             return insights
         }
     }
@@ -147,6 +179,51 @@ extension JournalStore {
         }
         let value = DatabaseValue(sqliteStatement: row, index: column)
         return StoredDate.parse(value.storage).map { Int($0.timeIntervalSince1970.rounded(.down)) }
+    }
+}
+
+/// The moods of a period's entries by id, gathered in date order and then looked up by id for
+/// each tag row: a table indexed by id when the ids are close together, as a journal's are.
+struct MoodsByID {
+    private var pairs: [(id: Int64, mood: Int)] = []
+    private var lowest = Int64.max, highest = Int64.min
+
+    mutating func append(id: Int64, mood: Int) {
+        pairs.append((id, mood))
+        lowest = min(lowest, id)
+        highest = max(highest, id)
+    }
+
+    struct Table {
+        /// The ids from the lowest to the highest (empty: no entries).
+        let ids: ClosedRange<Int64>
+        private let moods: [Int8]
+        private let scattered: [Int64: Int]
+
+        init(ids: ClosedRange<Int64>, moods: [Int8], scattered: [Int64: Int]) {
+            self.ids = ids
+            self.moods = moods
+            self.scattered = scattered
+        }
+
+        func mood(_ id: Int64) -> Int? {
+            guard ids.contains(id) else { return nil }
+            if moods.isEmpty { return scattered[id] }
+            let mood = moods[Int(id - ids.lowerBound)]
+            return mood < 0 ? nil : Int(mood)
+        }
+    }
+
+    func table() -> Table {
+        // No entries: id 0, which no entry has (ids start at 1), and no mood for it.
+        guard lowest <= highest else { return Table(ids: 0...0, moods: [-1], scattered: [:]) }
+        // Ids far apart (a file written by something else) go in a dictionary instead.
+        guard highest - lowest < 8 * Int64(pairs.count) + 4_096 else {
+            return Table(ids: lowest...highest, moods: [], scattered: Dictionary(pairs, uniquingKeysWith: { $1 }))
+        }
+        var moods = [Int8](repeating: -1, count: Int(highest - lowest) + 1)
+        for (id, mood) in pairs { moods[Int(id - lowest)] = Int8(mood) }
+        return Table(ids: lowest...highest, moods: moods, scattered: [:])
     }
 }
 

@@ -68,6 +68,13 @@ public final class Button: Widget {
         super.init(gtk_button_new_with_label(label))
     }
 
+    /// A button with nothing inside, drawn by its CSS (a chart's point), named for a screen reader.
+    public init(accessibleName: String) {
+        super.init(gtk_button_new())
+        self.accessibleName = accessibleName
+        applyAccessibleName()
+    }
+
     /// A button showing a symbolic icon, named for a screen reader by `accessibleName`.
     public init(iconName: String, accessibleName: String) {
         super.init(gtk_button_new_from_icon_name(iconName))

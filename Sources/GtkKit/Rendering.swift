@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 
 /// What a widget looks like, drawn off screen the way GTK draws it on screen (its render nodes,
 /// through cairo): for tests that check colours at known places.
@@ -22,9 +23,46 @@ public struct RenderedImage {
     }
 }
 
+/// Why an image could not be written.
+public struct ImageError: Error {
+    public let message: String
+}
+
 extension Widget {
     /// Draws the widget at its current size, as last painted; nil before it has a size.
     public func render() -> RenderedImage? {
+        withSurface { surface, width, height in
+            guard let data = cairo_image_surface_get_data(surface) else { return nil }
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            var pixels: [UInt32] = []
+            pixels.reserveCapacity(width * height)
+            for row in 0..<height {
+                let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+                pixels.append(contentsOf: UnsafeBufferPointer(start: line, count: width))
+            }
+            return RenderedImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// Writes what the widget shows to a PNG file at `path`: drawn, written beside it, then
+    /// renamed into place, so a failure never leaves half an image where one was asked for.
+    public func savePNG(to path: String) throws(ImageError) {
+        let partial = path + ".part"
+        let status: cairo_status_t? = withSurface { surface, _, _ in cairo_surface_write_to_png(surface, partial) }
+        guard let status else { throw ImageError(message: "nothing to draw yet") }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            unlink(partial)
+            throw ImageError(message: String(cString: cairo_status_to_string(status)))
+        }
+        guard rename(partial, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw ImageError(message: reason)
+        }
+    }
+
+    /// Paints the widget into a cairo image surface of its size, for `body` to read.
+    private func withSurface<Result>(_ body: (OpaquePointer, Int, Int) -> Result?) -> Result? {
         // The allocation (border box): what the widget's paintable draws. gtk_widget_get_width
         // would leave out the CSS border and padding and scale the picture.
         let width = Int(allocatedWidth), height = Int(allocatedHeight)
@@ -40,14 +78,6 @@ extension Widget {
         gsk_render_node_draw(node, context)
         cairo_destroy(context)
         cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        var pixels: [UInt32] = []
-        pixels.reserveCapacity(width * height)
-        for row in 0..<height {
-            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
-            pixels.append(contentsOf: UnsafeBufferPointer(start: line, count: width))
-        }
-        return RenderedImage(width: width, height: height, pixels: pixels)
+        return body(surface, width, height)
     }
 }

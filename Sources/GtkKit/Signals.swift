@@ -79,6 +79,18 @@ private let keyTrampoline: @convention(c) (UnsafeMutableRawPointer?, UInt32, UIn
     return MainActor.assumeIsolated { run(keyval, state.rawValue) } ? 1 : 0
 }
 
+/// `gboolean (*)(GtkWidget *w, gint x, gint y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)`: query-tooltip.
+typealias TooltipHandler = @MainActor () -> String?
+private let tooltipTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, gboolean, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, _, _, tooltip, data in
+    let run: TooltipHandler = handler(data)
+    nonisolated(unsafe) let tooltip = tooltip
+    return MainActor.assumeIsolated {
+        guard let tooltip, let text = run() else { return 0 }
+        gtk_tooltip_set_text(tooltip, text)
+        return 1
+    }
+}
+
 // MARK: - Connecting
 
 enum Signal {
@@ -110,6 +122,11 @@ enum Signal {
     @discardableResult
     static func connectReturning(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping BoolHandler) -> UInt {
         GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(boolTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectTooltip(_ instance: UnsafeMutableRawPointer, _ run: @escaping TooltipHandler) -> UInt {
+        GtkKit.connect(instance, "query-tooltip", run, trampoline: unsafeBitCast(tooltipTrampoline, to: GCallback.self))
     }
 
     @discardableResult

@@ -50,6 +50,12 @@ public class Widget {
 
     public var hasFocus: Bool { gtk_widget_has_focus(raw) != 0 }
 
+    /// Whether the keyboard can move the focus to it (Tab, or a click on it).
+    public var isFocusable: Bool {
+        get { gtk_widget_get_focusable(raw) != 0 }
+        set { gtk_widget_set_focusable(raw, newValue ? 1 : 0) }
+    }
+
     /// Whether the keyboard focus is on this widget or inside it (an entry's focus is on its text child).
     public var containsFocus: Bool { gtk_widget_get_state_flags(raw).rawValue & GTK_STATE_FLAG_FOCUS_WITHIN.rawValue != 0 }
 
@@ -62,6 +68,14 @@ public class Widget {
     public var tooltip: String? {
         get { gtk_widget_get_tooltip_text(raw).map { String(cString: $0) } }
         set { gtk_widget_set_tooltip_text(raw, newValue) }
+    }
+
+    /// A tooltip whose text is asked for only when it is about to show. Setting a tooltip's text
+    /// makes GTK look again at what is under the pointer, each time: across a chart's hundreds of
+    /// points that cost more than everything else the chart did.
+    public func tooltipOnDemand(_ text: @escaping @MainActor () -> String?) {
+        gtk_widget_set_has_tooltip(raw, 1)
+        Signal.connectTooltip(pointer, text)
     }
 
     // MARK: - Layout
@@ -90,6 +104,18 @@ public class Widget {
         if let vertical { gtk_widget_set_valign(raw, vertical.gtk) }
     }
 
+    /// Where the widget lies inside `ancestor`, from the top left of the ancestor's border box
+    /// (what `render` draws); nil when they are not laid out in one window.
+    public func bounds(in ancestor: Widget) -> (x: Double, y: Double, width: Double, height: Double)? {
+        // Each is measured in the window's coordinates: a widget's own coordinates start inside
+        // its padding, which would shift every point by it.
+        guard let root = gtk_widget_get_root(raw) else { return nil }
+        let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
+        var rect = graphene_rect_t(), outer = graphene_rect_t()
+        guard gtk_widget_compute_bounds(raw, window, &rect) != 0, gtk_widget_compute_bounds(ancestor.raw, window, &outer) != 0 else { return nil }
+        return (Double(rect.origin.x - outer.origin.x), Double(rect.origin.y - outer.origin.y), Double(rect.size.width), Double(rect.size.height))
+    }
+
     /// The rendered width, once laid out.
     public var allocatedWidth: Int32 { gtk_widget_get_allocated_width(raw) }
     public var allocatedHeight: Int32 { gtk_widget_get_allocated_height(raw) }
@@ -101,6 +127,9 @@ public class Widget {
 
     /// The extra text a screen reader reads after the name (used for hints and for field errors).
     public func setAccessibleDescription(_ text: String) { flourish_accessible_set_description(raw, text) }
+
+    /// Leaves the widget out of what a screen reader is told (or puts it back), though it is on screen.
+    public func setAccessibleHidden(_ hidden: Bool) { flourish_accessible_set_hidden(raw, hidden ? 1 : 0) }
 
     public func setAccessibleInvalid(_ invalid: Bool) { flourish_accessible_set_invalid(raw, invalid ? 1 : 0) }
 
@@ -172,6 +201,8 @@ public struct Key: Equatable, Sendable {
     public static let down = Key(rawValue: UInt32(GDK_KEY_Down))
     public static let pageUp = Key(rawValue: UInt32(GDK_KEY_Page_Up))
     public static let pageDown = Key(rawValue: UInt32(GDK_KEY_Page_Down))
+    public static let home = Key(rawValue: UInt32(GDK_KEY_Home))
+    public static let end = Key(rawValue: UInt32(GDK_KEY_End))
 
     /// Whether this is the letter `letter`, typed in either case (Caps Lock or Shift).
     public func isLetter(_ letter: Character) -> Bool {

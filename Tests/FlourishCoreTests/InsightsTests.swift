@@ -1,6 +1,7 @@
 import FlourishCore
 import FlourishTestSupport
 import Foundation
+import GRDB
 import XCTest
 
 /// The Insights figures on generated journals, against the same figures computed here
@@ -248,6 +249,36 @@ final class InsightsTests: XCTestCase {
         XCTAssertEqual(centuries.points.count, 226)
         XCTAssertEqual(centuries.points[224].mood, MoodAverage(count: 4, total: 9))
         XCTAssertTrue(MoodTimeline(days: [], span: nil).points.isEmpty)
+    }
+
+    /// A mood edited by hand into no mood ('abc', 9, 2.5) is left out of every figure, but its
+    /// day was still written: the streaks count it, over everything as over a shorter period.
+    func testAnEntryWithNoValidMoodIsNoFigureButADayWritten() throws {
+        let calendar = useTimeZone("UTC")
+        let path = folder.file("bad.sqlite")
+        let store = try JournalStore(path: path)
+        let now = Date(timeIntervalSince1970: 1_762_000_000)
+        var ids: [Int64] = []
+        for day in 0..<4 {
+            ids.append(try store.save(try EntryDraft(title: "Day", mood: .reallyGood).validated().get(),
+                                      createdAt: now.addingTimeInterval(-Double(day) * 86_400)).id)
+        }
+        store.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            for (id, mood) in zip(ids.dropFirst(), ["'abc'", "9", "2.5"]) {
+                try db.execute(sql: "UPDATE entry SET mood = \(mood) WHERE id = ?", arguments: [id])
+            }
+        }
+        try queue.close()
+        let reopened = try JournalStore(path: path)
+        for period in [InsightsPeriod.all, .last30Days] {
+            let insights = try reopened.insights(for: period, now: now, calendar: calendar)
+            XCTAssertEqual(insights.moodCounts, [0, 1, 0, 0, 0, 0], "\(period)")
+            XCTAssertEqual(insights.days.count, 1, "\(period)")
+            XCTAssertEqual(insights.streaks, .init(current: 4, longest: 4), "\(period)")
+        }
     }
 
     func testAveragesRoundToTheNearestMood() {

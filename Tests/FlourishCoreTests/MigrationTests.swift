@@ -214,10 +214,9 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         try queue.read { db in
-            for bound in ["", "AND created_at >= '2025-01-01' AND created_at < '2026-01-01'"] {
+            for bound in ["", "AND entry.created_at >= '2025-01-01' AND entry.created_at < '2026-01-01'"] {
                 let plan = try Row.fetchAll(db, sql: """
-                    EXPLAIN QUERY PLAN SELECT created_at, mood, id FROM entry
-                    WHERE typeof(entry.mood) = 'integer' AND entry.mood BETWEEN 0 AND 5 \(bound) ORDER BY created_at
+                    EXPLAIN QUERY PLAN SELECT created_at, mood, id FROM entry WHERE 1 \(bound) ORDER BY created_at
                     """).map { $0["detail"] as String }.joined(separator: "; ")
                 XCTAssertTrue(plan.contains("COVERING INDEX entry_by_created_at_and_mood"), plan, file: file, line: line)
             }

@@ -1,0 +1,135 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// The year in pixels: a row a month, a square a day, in the colour of the day's average mood
+/// (plain without entries). Each day is a button named for a screen reader ("Monday 3 March
+/// 2025: okay, 3.0 on average, 1 entry"); the grid is one Tab stop, the arrow keys go from day
+/// to day (up and down: the same day of the month before or after), and Enter or a click
+/// shows that day's entries in the journal.
+@MainActor
+final class YearPixels {
+    /// The grid with its month and day headings: what "Save as Image…" draws.
+    let view = Box(.vertical, spacing: 0, groupNamed: tr("Year in pixels"))
+    let grid = Grid(rowSpacing: 3, columnSpacing: 3)
+    let roving: RovingFocus
+    /// Every cell, a month a row, 31 a month; those past a month's end are hidden. Made when the
+    /// grid is first shown: a window that never shows Insights never pays for 372 buttons.
+    private(set) var cells: [[Button]] = []
+    /// Each cell's mood, as last set: only what changes is set again (a period chosen on the
+    /// same year changes nothing here).
+    private var shown: [[Mood?]] = []
+    /// What each day says, by its place in `days`.
+    private(set) var texts: [String] = []
+    private(set) var year = 0
+    /// The days of the year in order, as the roving focus counts them.
+    private(set) var days: [Insights.Day] = []
+    /// Enter or a click on a day.
+    var onDayActivated: (@MainActor (Insights.Day) -> Void)?
+
+    static let monthNames: [String] = {
+        let symbols = DateFormatter().shortStandaloneMonthSymbols ?? []
+        return symbols.count == 12 ? symbols : ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    }()
+
+    init() {
+        view.addClass("chart")
+        view.append(grid)
+        roving = RovingFocus(container: grid)
+        roving.name = { [unowned self] index in texts[index] }
+        roving.move = { [unowned self] index, key in
+            let day = days[index]
+            switch key {
+            case .left: return index - 1
+            case .right: return index + 1
+            case .up, .down:
+                let month = day.month + (key == .up ? -1 : 1)
+                guard (1...12).contains(month) else { return nil }
+                let last = Self.length(of: month, in: year)
+                return days.firstIndex(of: Insights.Day(year: year, month: month, day: min(day.day, last)))
+            case .home: return 0
+            case .end: return days.count - 1
+            default: return nil
+            }
+        }
+    }
+
+    /// Makes the grid's cells a month at a time, one month each turn of the main loop, so the
+    /// window never waits for them: called once the window is idle, so that Insights, when
+    /// first shown, only colours its days. (Making 372 buttons took 60-80 ms.)
+    func prepare(then done: @escaping @MainActor () -> Void) {
+        guard cells.count < 12 else { return done() }
+        makeMonth()
+        MainLoop.after(milliseconds: 0) { [weak self] in self?.prepare(then: done) }
+    }
+
+    private func makeMonth() {
+        if cells.isEmpty {
+            for day in 1...31 {
+                // The day numbers on top: every fifth, and the first, so the columns can be counted.
+                let number = Label(day == 1 || day % 5 == 0 ? "\(day)" : "")
+                number.addClass("chart-scale")
+                grid.attach(number, column: day, row: 0)
+            }
+        }
+        let month = cells.count + 1
+        let name = Label(Self.monthNames[month - 1])
+        name.addClass("chart-scale")
+        name.align(horizontal: .end)
+        grid.attach(name, column: 0, row: month)
+        cells.append((1...31).map { day in
+            let cell = Button(accessibleName: "")
+            RovingFocus.prepare(cell)
+            cell.addClass("pixel")
+            cell.tooltipOnDemand { [unowned self] in
+                days.firstIndex(of: Insights.Day(year: year, month: month, day: day)).map { texts[$0] }
+            }
+            cell.onClicked { [unowned self] in activate(Insights.Day(year: year, month: month, day: day)) }
+            grid.attach(cell, column: day, row: month)
+            return cell
+        })
+        shown.append(Array(repeating: nil, count: 31))
+    }
+
+    /// Shows `year`, each day in the colour of its average in `averages` (by `Insights.Day.number`).
+    func show(year: Int, averages: [Int: MoodAverage], today: Insights.Day) {
+        while cells.count < 12 { makeMonth() }
+        self.year = year
+        var days: [Insights.Day] = []
+        var buttons: [Button] = []
+        texts = []
+        for (month, row) in cells.enumerated() {
+            let length = Self.length(of: month + 1, in: year)
+            for (index, cell) in row.enumerated() {
+                cell.isVisible = index < length
+                guard index < length else { continue }
+                let day = Insights.Day(year: year, month: month + 1, day: index + 1)
+                let average = averages[day.number] ?? MoodAverage()
+                let was = shown[month][index]
+                if was != average.mood {
+                    if let old = was { cell.removeClass(Theme.moodClass(old)) }
+                    if let mood = average.mood { cell.addClass(Theme.moodClass(mood)) }
+                }
+                shown[month][index] = average.mood
+                texts.append(InsightsController.describe(MoodChart.name(of: day, step: .day), average))
+                days.append(day)
+                buttons.append(cell)
+            }
+        }
+        self.days = days
+        // Tab reaches today, in this year; otherwise the year's first day.
+        roving.use(buttons, current: days.firstIndex(of: today) ?? 0)
+        view.setAccessibleDescription(String(format: tr("%@: %@ days with entries. Enter shows a day's entries in the journal."),
+                                             "\(year)", "\(averages.count)"))
+    }
+
+    private func activate(_ day: Insights.Day) {
+        if let index = days.firstIndex(of: day) { roving.select(index, focus: false) }
+        onDayActivated?(day)
+    }
+
+    static func length(of month: Int, in year: Int) -> Int {
+        let next = month == 12 ? Insights.Day(year: year + 1, month: 1, day: 1) : Insights.Day(year: year, month: month + 1, day: 1)
+        return next.number - Insights.Day(year: year, month: month, day: 1).number
+    }
+}
