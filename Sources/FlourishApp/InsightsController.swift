@@ -193,6 +193,13 @@ final class InsightsController {
         return label
     }
 
+    /// The keyboard starts on the period chosen, the page's first control; Tab goes on to the
+    /// charts.
+    func focusPeriod() {
+        let chosen = periods.map(\.button).first { $0.isActive } ?? yearButton
+        chosen.grabFocus()
+    }
+
     /// Makes the page ready while the window is idle: the year grid's cells a month at a time,
     /// then the figures, read in the background and laid out while the page is hidden. Showing
     /// the page reads them again, and sets only what changed meanwhile.

@@ -152,6 +152,7 @@ final class MainWindow {
                 journal.focusList()
             }
             if page == .newEntry { form.titleField.grabFocus() }
+            if page == .insights { insights.focusPeriod() }
         }
     }
 

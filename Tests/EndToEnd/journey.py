@@ -567,6 +567,64 @@ def entries_are_tagged_and_found(journal):
     check(f"{weekday}'s average is the file's ({label.name})",
           label.name.endswith(f"{average:.1f} on average, {words}") and titles[5 - int(average + 0.5)] in label.name)
     screenshot("insights.png")
+
+    # This year's charts, with the keyboard: Tab from the period to the chart's latest point,
+    # Left to the day before it, then to the year in pixels, whose Enter opens today's entries.
+    press(app.wait("the Year period", "push button", "Year"))
+    this_year = datetime.datetime.now().year
+    app.wait("this year's pixels", "label", f"Year in pixels: {this_year}")
+    by_day = {}
+    for mood, created in moods:
+        day = datetime.datetime.strptime(created[:19], "%Y-%m-%d %H:%M:%S").replace(tzinfo=datetime.timezone.utc).astimezone().date()
+        if day.year == this_year:
+            by_day.setdefault(day, []).append(5 - mood)
+
+    def day_words(day):
+        scores = by_day[day]
+        average = sum(scores) / len(scores)
+        count = "1 entry" if len(scores) == 1 else f"{len(scores)} entries"
+        return f"{titles[5 - int(average + 0.5)]}, {average:.1f} on average, {count}"
+
+    def focused_node():
+        for node in descendants(app.app):
+            try:
+                if node.getRoleName() == "push button" and focused(node):
+                    return node
+            except Exception:
+                continue
+        return None
+
+    def tab_to(description, accept, limit=12):
+        for _ in range(limit):
+            keys("Tab")
+            node = focused_node()
+            if node is not None and accept(node.name):
+                return node
+        raise Failure(f"Tab never reached {description}")
+
+    days = sorted(by_day)
+    newest, before = days[-1], days[-2] if len(days) > 1 else None
+    point = tab_to("the chart's latest point", lambda name: name.endswith(day_words(newest)) and str(newest.day) in name)
+    check(f"Tab reaches the chart's latest point, named for a screen reader ({point.name})", True)
+    if before is not None:
+        keys("Left")
+        previous = wait_for("the day before", lambda: (lambda node: node if node is not None and node.name != point.name else None)(focused_node()))
+        check(f"Left goes to the day before with entries ({previous.name})",
+              previous.name.endswith(day_words(before)) and str(before.day) in previous.name)
+    today = datetime.date.today()
+    cell = tab_to("today in the year in pixels", lambda name: str(today.day) in name and name.endswith(day_words(today)))
+    check(f"Tab reaches today in the year in pixels ({cell.name})", True)
+    keys("Left")
+    yesterday = today - datetime.timedelta(days=1)
+    if yesterday.year == this_year:
+        moved = wait_for("yesterday's square", lambda: (lambda node: node if node is not None and node.name != cell.name else None)(focused_node()))
+        check(f"Left goes to yesterday ({moved.name})", str(yesterday.day) in moved.name)
+        keys("Right")
+    keys("Return")
+    count = len(by_day[today])
+    app.wait("today's entries in the journal", "label", "1 entry" if count == 1 else f"{count} entries")
+    results = app.wait("the results list", "list", "Search results")
+    check("Enter on a day shows that day's entries in the journal's search", results is not None)
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
 
