@@ -234,13 +234,10 @@ final class InsightsController {
         summary.isVisible = total.count == 0
         summary.text = tr("No entries in this period yet.")
 
-        Trace.mark("insights read")
         chart.show(MoodTimeline(days: insights.days, span: insights.span))
-        Trace.mark("insights chart")
         let today = Foundation.Calendar.current.dateComponents([.year, .month, .day], from: Date())
         pixels.show(year: insights.pixelYear, averages: insights.pixelDays,
                     today: Insights.Day(year: today.year ?? 0, month: today.month ?? 1, day: today.day ?? 1))
-        Trace.mark("insights pixels")
         pixelsHeading.text = String(format: tr("Year in pixels: %@"), "\(insights.pixelYear)")
         let thisYear = today.year ?? insights.pixelYear
         showYears(insights.years.map { Array(($0.lowerBound...max($0.upperBound, thisYear)).reversed()) } ?? [thisYear])

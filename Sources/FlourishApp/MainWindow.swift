@@ -103,7 +103,10 @@ final class MainWindow {
             Trace.mark("show journal")
             show(.journal)
         }
-        window.addAction("show-insights") { [unowned self] in show(.insights) }
+        window.addAction("show-insights") { [unowned self] in
+            Trace.mark("show insights")
+            show(.insights)
+        }
         // Insights on screen follows every change; hidden, it reads its figures when shown.
         journal.onEntriesChanged = { [unowned self] in if insights.view.isMapped { insights.refresh() } }
         // A day of the year in pixels: its entries, in the journal's search.

@@ -122,7 +122,7 @@ final class MoodChart {
         firstDate.text = timeline.points.first.map { Self.name(of: $0.start, step: timeline.step) } ?? ""
         lastDate.text = timeline.points.count > 1 ? timeline.points.last.map { Self.name(of: $0.start, step: timeline.step) } ?? "" : ""
         let withEntries = timeline.points.filter { $0.mood.count > 0 }.count
-        view.setAccessibleDescription(String(format: tr("%@ of %@ with entries. The points follow; the arrow keys go from one to the next."),
+        view.setAccessibleDescription(String(format: tr("%@ of %@ with entries. The arrow keys go from point to point."),
                                              "\(withEntries)", Self.steps(timeline.points.count, timeline.step)))
         canvas.redraw()
     }

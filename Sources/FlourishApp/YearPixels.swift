@@ -119,7 +119,7 @@ final class YearPixels {
         self.days = days
         // Tab reaches today, in this year; otherwise the year's first day.
         roving.use(buttons, current: days.firstIndex(of: today) ?? 0)
-        view.setAccessibleDescription(String(format: tr("%@: %@ days with entries. Enter shows a day's entries in the journal."),
+        view.setAccessibleDescription(String(format: tr("%@: %@ days with entries. The arrow keys go from day to day; Enter shows a day's entries in the journal."),
                                              "\(year)", "\(averages.count)"))
     }
 
