@@ -119,6 +119,14 @@ final class InsightsController {
             if let date = day.start() { onShowDay?(date) }
         }
         showYears([Foundation.Calendar.current.component(.year, from: Date())])
+        // The year's squares grow with the window, as the chart above does: sized once the
+        // layout that resized the chart is done.
+        chart.canvas.onResize { [unowned self] _, _ in
+            MainLoop.after(milliseconds: 0) { [weak self] in
+                guard let self else { return }
+                pixels.fit(width: Int(chart.view.allocatedWidth))
+            }
+        }
         for button in periods.map(\.button) + [yearButton] {
             button.onToggled { [unowned self, unowned button] in
                 if button.isActive { refresh() }

@@ -34,7 +34,12 @@ final class YearPixels {
 
     init() {
         view.addClass("chart")
-        view.append(grid)
+        view.addClass("pixels-\(size)")
+        // Its own sideways scroller: the grid's width never sets the page's, which sets the
+        // chart's, which sets the squares' size (`fit`), so a window made narrow again shrinks it.
+        let scroller = ScrolledWindow(grid)
+        scroller.scrollSideways()
+        view.append(scroller)
         roving = RovingFocus(container: grid)
         roving.name = { [unowned self] index in texts[index] }
         roving.move = { [unowned self] index, key in
@@ -121,6 +126,20 @@ final class YearPixels {
         roving.use(buttons, current: days.firstIndex(of: today) ?? 0)
         view.setAccessibleDescription(String(format: tr("%@: %@ days with entries. The arrow keys go from day to day; Enter shows a day's entries in the journal."),
                                              "\(year)", "\(averages.count)"))
+    }
+
+    /// The squares' sizes, smallest first: the largest that fits the width is used.
+    static let sizes = [14, 18, 22, 26]
+    private(set) var size = sizes[0]
+
+    /// Sizes the squares for a grid `width` wide: larger in a wider window.
+    func fit(width: Int) {
+        // The month names take about 40 px, the chart's padding 20, and each day 3 px of spacing.
+        let fitting = Self.sizes.last { 31 * ($0 + 3) + 60 <= width } ?? Self.sizes[0]
+        guard fitting != size else { return }
+        view.removeClass("pixels-\(size)")
+        size = fitting
+        view.addClass("pixels-\(size)")
     }
 
     private func activate(_ day: Insights.Day) {

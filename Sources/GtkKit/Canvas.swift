@@ -19,6 +19,12 @@ public final class Canvas: Widget {
         })
     }
 
+    /// Calls `action` with the canvas's new size each time it changes (during layout: change
+    /// nothing that would need another layout from there).
+    public func onResize(_ action: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
+        Signal.connectSize(pointer, "resize") { width, height in action(Int(width), Int(height)) }
+    }
+
     /// Paints it again (its figures changed).
     public func redraw() { gtk_widget_queue_draw(raw) }
 

@@ -49,6 +49,13 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_min_content_height(opaque, height)
     }
 
+    /// Scrolls sideways only, as tall as its content: something wide that must not make the
+    /// window wider.
+    public func scrollSideways() {
+        gtk_scrolled_window_set_policy(opaque, GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_height(opaque, 1)
+    }
+
     /// Grows with its content up to `height`, then scrolls (a popover's list).
     public func setMaxContentHeight(_ height: Int32) {
         gtk_scrolled_window_set_max_content_height(opaque, height)

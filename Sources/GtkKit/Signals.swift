@@ -79,6 +79,13 @@ private let keyTrampoline: @convention(c) (UnsafeMutableRawPointer?, UInt32, UIn
     return MainActor.assumeIsolated { run(keyval, state.rawValue) } ? 1 : 0
 }
 
+/// `void (*)(GObject *instance, gint width, gint height, gpointer data)`: GtkDrawingArea resize.
+typealias SizeHandler = @MainActor (Int32, Int32) -> Void
+private let sizeTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { _, width, height, data in
+    let run: SizeHandler = handler(data)
+    MainActor.assumeIsolated { run(width, height) }
+}
+
 /// `gboolean (*)(GtkWidget *w, gint x, gint y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)`: query-tooltip.
 typealias TooltipHandler = @MainActor () -> String?
 private let tooltipTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, gboolean, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _, _, _, tooltip, data in
@@ -122,6 +129,11 @@ enum Signal {
     @discardableResult
     static func connectReturning(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping BoolHandler) -> UInt {
         GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(boolTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectSize(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping SizeHandler) -> UInt {
+        GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(sizeTrampoline, to: GCallback.self))
     }
 
     @discardableResult

@@ -568,6 +568,19 @@ def entries_are_tagged_and_found(journal):
           label.name.endswith(f"{average:.1f} on average, {words}") and titles[5 - int(average + 0.5)] in label.name)
     screenshot("insights.png")
 
+    # Save as Image, through the file chooser: a PNG where it was asked for.
+    image = os.path.join(os.path.dirname(os.path.abspath(journal)), "mood over time.png")
+    press(app.wait("Save as Image beside the chart", "push button", "Save mood over time as an image"))
+    # GTK 4.8 gives the file chooser's window no dialog role: a "filler" named by its title.
+    app.wait("the file chooser", "filler", "Save as Image")
+    time.sleep(0.5)
+    keys("ctrl+a")
+    type_text(image)
+    keys("Return")
+    wait_for("the image", lambda: os.path.exists(image) or None)
+    with open(image, "rb") as saved:
+        check("Save as Image writes the chart as a PNG where it was asked", saved.read(8) == b"\x89PNG\r\n\x1a\n")
+
     # This year's charts, with the keyboard: Tab from the period to the chart's latest point,
     # Left to the day before it, then to the year in pixels, whose Enter opens today's entries.
     press(app.wait("the Year period", "push button", "Year"))

@@ -167,6 +167,15 @@ final class InsightsChartsTests: XCTestCase {
             XCTAssertNil(pixels.roving.move?(0, .up))
             XCTAssertEqual(pixels.roving.move?(0, .end), pixels.days.count - 1)
 
+            // Wider windows, larger squares; the grid follows the chart's width.
+            XCTAssertEqual(pixels.size, YearPixels.sizes.last { 31 * ($0 + 3) + 60 <= Int(page.chart.view.allocatedWidth) } ?? 14)
+            let size = harness.main.window.size
+            harness.main.window.setDefaultSize(width: 1_200, height: size.height)
+            harness.waitUntil("in a wide window, the squares grow") { cell.allocatedWidth == 26 && pixels.view.hasClass("pixels-26") }
+            harness.main.window.setDefaultSize(width: size.width, height: size.height)
+            harness.waitUntil("narrow again, they shrink") { cell.allocatedWidth == 14 && harness.main.window.size.width == size.width }
+            image = try XCTUnwrap(pixels.view.render())
+
             // Dark: the page's own background, the mood colours as they are.
             FlourishApplication.follow(.preferDark)
             harness.waitUntil("dark is drawn") { pixels.view.render()?.hex(x: 2, y: 2) != lightBackground }
