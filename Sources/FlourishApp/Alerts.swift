@@ -65,8 +65,9 @@ final class Alerts {
         }
     }
 
-    /// An error with no retry (a journal that cannot be read).
-    func showProblem(title: String, message: String, then done: @escaping @MainActor () -> Void = {}) {
+    /// A message with OK only: an error with no retry (a journal that cannot be read), or what
+    /// a long task did (an export).
+    func showMessage(title: String, message: String, then done: @escaping @MainActor () -> Void = {}) {
         present(title: title, message: message, choices: [.init(tr("OK"), response: Self.ok)], defaultResponse: Self.ok) { _ in done() }
     }
 

@@ -66,12 +66,12 @@ final class DamageBar {
         recoverButton.isSensitive = true
         switch result {
         case .success(let recovery):
-            alerts.showProblem(
+            alerts.showMessage(
                 title: tr("Entries Recovered"),
                 message: String(format: tr("Flourish copied %@ entries into a new journal at %@; %@ could not be read. The damaged journal was left as it is. To open the new one, quit and run “flourish --database %@”."),
                                 "\(recovery.recovered)", recovery.output, "\(recovery.lost)", recovery.output))
         case .failure(let error):
-            alerts.showProblem(title: tr("Error"), message: error.errorDescription ?? tr("The entries could not be recovered."))
+            alerts.showMessage(title: tr("Error"), message: error.errorDescription ?? tr("The entries could not be recovered."))
         }
     }
 }

@@ -141,7 +141,7 @@ public final class FlourishApplication {
     private func showUnopenableJournal(_ error: JournalError) {
         let window = messageWindow(tr("Flourish could not open your journal."), width: 480, height: 200)
         let alerts = Alerts(window: window)
-        alerts.showProblem(title: tr("Error"), message: error.errorDescription ?? tr("The journal could not be opened.")) {
+        alerts.showMessage(title: tr("Error"), message: error.errorDescription ?? tr("The journal could not be opened.")) {
             window.close()
         }
         problemWindow = (window, alerts)

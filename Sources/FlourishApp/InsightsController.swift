@@ -178,7 +178,7 @@ final class InsightsController {
     /// Asks where to save `chart` as a PNG, then writes it there; a failure says why and offers Retry.
     private func askToSave(_ chart: Widget, name: String) {
         let day = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
-        SaveDialog.ask(title: tr("Save as Image"), from: view, suggestedName: "\(name) \(day).png", accept: tr("_Save"), cancel: tr("_Cancel")) { [weak self] path in
+        FileChooser.ask(.save(suggestedName: "\(name) \(day).png"), title: tr("Save as Image"), from: view, accept: tr("_Save"), cancel: tr("_Cancel")) { [weak self] path in
             guard let path else { return }
             self?.save(chart, to: path)
         }

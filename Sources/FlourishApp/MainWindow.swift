@@ -20,6 +20,9 @@ final class MainWindow {
     private(set) var shortcutsWindow: BuilderWindow?
     /// The Tags window, once opened.
     private(set) var tagsWindow: TagsWindow?
+    /// The Export and Import windows, once opened.
+    private(set) var exportWindow: ExportWindow?
+    private(set) var importer: ImportWindow?
     private let application: Application
 
     enum Page: String {
@@ -65,6 +68,8 @@ final class MainWindow {
         header.setTitleWidget(StackSwitcher(stack: pages))
         header.packEnd(MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
             (tr("_Tags"), "win.show-tags"),
+            (tr("_Export…"), "win.export"),
+            (tr("_Import…"), "win.import"),
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
             (tr("_About Flourish"), "win.about"),
         ]))
@@ -116,6 +121,8 @@ final class MainWindow {
         }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("show-tags") { [unowned self] in showTags() }
+        window.addAction("export") { [unowned self] in showExport() }
+        window.addAction("import") { [unowned self] in chooseImport() }
         window.addAction("find") { [unowned self] in
             show(.journal)
             journal.startSearch()
@@ -168,9 +175,13 @@ final class MainWindow {
         let keepOpen = mustStayOpen()
         if !keepOpen {
             rememberSize()
-            // It only hides when closed; left, it would keep the application running.
-            tagsWindow?.window.destroy()
+            // They only hide when closed; left, they would keep the application running. A
+            // running export stops, leaving no file behind.
+            exportWindow?.cancel()
+            for window in [tagsWindow?.window, exportWindow?.window, importer?.window] { window?.destroy() }
             tagsWindow = nil
+            exportWindow = nil
+            importer = nil
         }
         return keepOpen
     }
@@ -189,6 +200,26 @@ final class MainWindow {
         let tags = tagsWindow ?? TagsWindow(application: application, parent: window, model: model)
         tagsWindow = tags
         tags.present()
+    }
+
+    /// The Export window (main menu): made the first time, shown again after.
+    func showExport() {
+        let export = exportWindow ?? ExportWindow(application: application, parent: window, model: model, alerts: alerts)
+        exportWindow = export
+        export.present()
+    }
+
+    /// Import (main menu): the file chooser, then the Import window for what was chosen.
+    func chooseImport() {
+        importWindow().chooseFile(from: window)
+    }
+
+    func importWindow() -> ImportWindow {
+        if let importer { return importer }
+        let made = ImportWindow(application: application, parent: window, model: model, alerts: alerts)
+        made.onImported = { [unowned self] receipt in notice.add(receipt) }
+        importer = made
+        return made
     }
 
     /// The keyboard shortcuts window (Ctrl+?), from Resources/shortcuts.ui.

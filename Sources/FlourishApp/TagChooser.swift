@@ -47,7 +47,7 @@ final class TagChooser {
 
         addField.onActivate { [unowned self] in add() }
         addButton.onClicked { [unowned self] in add() }
-        addField.onChanged { [unowned self] in showProblem(nil) }
+        addField.onChanged { [unowned self] in showMessage(nil) }
         model.observeTags { [weak self] in self?.rebuild() }
         rebuild()
     }
@@ -59,7 +59,7 @@ final class TagChooser {
         for (id, button) in buttons { button.isActive = ids.contains(id) }
         filling = false
         addField.text = ""
-        showProblem(nil)
+        showMessage(nil)
     }
 
     /// The toggle of the tag named `name`, for tests and for the keyboard.
@@ -100,7 +100,7 @@ final class TagChooser {
         guard !isAdding else { return }
         let name: String
         switch TagName.validated(addField.text) {
-        case .failure(let problem): return showProblem(problem.message)
+        case .failure(let problem): return showMessage(problem.message)
         case .success(let valid): name = valid
         }
         if let existing = model.tags.first(where: { TagName.sameName($0.name, name) }) {
@@ -115,8 +115,8 @@ final class TagChooser {
             addButton.isSensitive = isSensitive
             switch result {
             case .success(let tag): turnOn(tag.id)
-            case .failure(.tagName(let problem)): showProblem(problem.message)
-            case .failure(let error): showProblem(error.errorDescription ?? tr("The tag could not be added."))
+            case .failure(.tagName(let problem)): showMessage(problem.message)
+            case .failure(let error): showMessage(error.errorDescription ?? tr("The tag could not be added."))
             }
         }
     }
@@ -127,10 +127,10 @@ final class TagChooser {
         for (tagID, button) in buttons where tagID == id { button.isActive = true }
         filling = false
         addField.text = ""
-        showProblem(nil)
+        showMessage(nil)
     }
 
-    private func showProblem(_ message: String?) {
+    private func showMessage(_ message: String?) {
         addError.text = message ?? ""
         addError.isVisible = message != nil
         addField.setAccessibleInvalid(message != nil)

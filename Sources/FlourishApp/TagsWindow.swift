@@ -56,7 +56,7 @@ final class TagsWindow {
             switch result {
             case .success(let tags): show(tags)
             case .failure(let error):
-                alerts.showProblem(title: tr("Error"), message: error.errorDescription ?? tr("The tags could not be read."))
+                alerts.showMessage(title: tr("Error"), message: error.errorDescription ?? tr("The tags could not be read."))
             }
         }
     }
@@ -89,10 +89,10 @@ final class TagsWindow {
             case .success: break // the rows are made again from the journal, in their new order
             case .failure(.tagName(let problem)):
                 self.focusAfterChange = nil
-                row.showProblem(problem.message)
+                row.showMessage(problem.message)
             case .failure(let error):
                 self.focusAfterChange = nil
-                row.showProblem(error.errorDescription ?? tr("The tag could not be renamed."))
+                row.showMessage(error.errorDescription ?? tr("The tag could not be renamed."))
             }
         }
     }
@@ -195,7 +195,7 @@ final class TagRow {
 
         nameField.onActivate { [unowned self] in onRename?(nameField.text) }
         renameButton.onClicked { [unowned self] in onRename?(nameField.text) }
-        nameField.onChanged { [unowned self] in showProblem(nil) }
+        nameField.onChanged { [unowned self] in showMessage(nil) }
         for (other, button) in mergeChoices {
             button.onClicked { [unowned self] in
                 mergeButton.close()
@@ -205,7 +205,7 @@ final class TagRow {
         deleteButton.onClicked { [unowned self] in onDelete?() }
     }
 
-    func showProblem(_ message: String?) {
+    func showMessage(_ message: String?) {
         problem.text = message ?? ""
         problem.isVisible = message != nil
         nameField.setAccessibleInvalid(message != nil)

@@ -1,9 +1,10 @@
 import FlourishCore
 import GtkKit
 
-/// GNOME's in-app notification for deletions: "Entry deleted" with "Undo", sliding down over
-/// the top of the window for about ten seconds. Several deletions in a row stay undoable in
-/// turn, the latest first, for as long as the notice shows.
+/// GNOME's in-app notification for deletions and imports: "Entry deleted" (or "412 entries
+/// imported") with "Undo", sliding down over the top of the window for about ten seconds.
+/// Several deletions in a row stay undoable in turn, the latest first, for as long as the
+/// notice shows; an import is undone whole.
 @MainActor
 final class UndoNotice {
     let view: Revealer
@@ -16,6 +17,8 @@ final class UndoNotice {
 
     /// Deleted entries that can still be put back, oldest first.
     private(set) var undoable: [DeletedEntry] = []
+    /// The import that can still be taken back (the latest thing done, when there is one).
+    private(set) var undoableImport: ImportReceipt?
     /// Counts showings, so that the timer of an earlier one does not hide a later one.
     private var generation = 0
     private var isRestoring = false
@@ -31,7 +34,7 @@ final class UndoNotice {
         let content = Box(.horizontal, spacing: 12)
         content.addClass("app-notification")
         content.append(label)
-        undoButton.tooltip = tr("Put the entry back (Ctrl+Z)")
+        undoButton.tooltip = tr("Undo (Ctrl+Z)")
         content.append(undoButton)
         closeButton.addClass("flat")
         content.append(closeButton)
@@ -45,14 +48,41 @@ final class UndoNotice {
 
     /// Shows the notice for `deleted` (the latest deletion), for another ten seconds.
     func add(_ deleted: DeletedEntry) {
+        undoableImport = nil
         undoable.append(deleted)
+        label.text = tr("Entry deleted")
+        show()
+    }
+
+    /// Shows the notice for a finished import; Undo takes it back whole.
+    func add(_ imported: ImportReceipt) {
+        undoable = []
+        undoableImport = imported
+        label.text = imported.entryIDs.count == 1 ? tr("1 entry imported") : String(format: tr("%@ entries imported"), imported.entryIDs.count.formatted())
         show()
     }
 
     /// Puts back the latest deletion. The notice stays while older ones can still be undone.
     func undo() {
-        guard !isRestoring, let latest = undoable.popLast() else { return }
+        guard !isRestoring else { return }
+        if let undoableImport { return takeBack(undoableImport) }
+        guard let latest = undoable.popLast() else { return }
         restore(latest)
+    }
+
+    private func takeBack(_ imported: ImportReceipt) {
+        isRestoring = true
+        model.undoImport(imported) { [weak self] result in
+            guard let self else { return }
+            isRestoring = false
+            switch result {
+            case .success: dismiss()
+            case .failure(let error):
+                alerts.showError(error.errorDescription ?? tr("The import could not be taken back."),
+                                 retry: { [weak self] in self?.takeBack(imported) },
+                                 dismissed: { [weak self] in self?.show() })
+            }
+        }
     }
 
     private func restore(_ deleted: DeletedEntry) {
@@ -81,6 +111,7 @@ final class UndoNotice {
     func dismiss() {
         generation += 1
         undoable = []
+        undoableImport = nil
         view.isRevealed = false
         onVisibilityChanged?(false)
     }

@@ -147,8 +147,5 @@ final class YearPixels {
         onDayActivated?(day)
     }
 
-    static func length(of month: Int, in year: Int) -> Int {
-        let next = month == 12 ? Insights.Day(year: year + 1, month: 1, day: 1) : Insights.Day(year: year, month: month + 1, day: 1)
-        return next.number - Insights.Day(year: year, month: month, day: 1).number
-    }
+    static func length(of month: Int, in year: Int) -> Int { Insights.Day.length(ofMonth: month, in: year) }
 }

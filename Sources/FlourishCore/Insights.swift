@@ -103,6 +103,12 @@ public struct Insights: Sendable, Equatable {
         /// The day `number` days after 1 January 1970.
         public init(number: Int) { self = LocalClock.civil(day: number) }
 
+        /// How many days `month` (1-12) of `year` has.
+        public static func length(ofMonth month: Int, in year: Int) -> Int {
+            let next = month == 12 ? Day(year: year + 1, month: 1, day: 1) : Day(year: year, month: month + 1, day: 1)
+            return next.number - Day(year: year, month: month, day: 1).number
+        }
+
         /// Its first moment in `calendar`'s time zone.
         public func start(in calendar: Calendar = .current) -> Date? {
             calendar.date(from: DateComponents(year: year, month: month, day: day))

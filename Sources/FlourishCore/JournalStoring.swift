@@ -40,6 +40,17 @@ public protocol JournalStoring: Sendable {
     func deleteTag(id: Int64) throws(JournalError) -> Int
     /// The Insights page's figures for `period`, as of `now`, in the calendar's time zone.
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights
+
+    /// Writes the whole journal in `format` to `path`; `progress` hears (done, total) and
+    /// returns false to cancel. See `JournalStore.export`.
+    func export(_ format: ExportFormat, to path: String, calendar: Calendar, now: Date,
+                progress: (Int, Int) -> Bool) throws(ExportFailure) -> ExportResult
+    /// What importing `entries` would add and find already there.
+    func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary
+    /// Adds the entries not there yet, with their tags, in one transaction.
+    func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt
+    /// Takes an import back, in one transaction.
+    func undoImport(_ receipt: ImportReceipt) throws(JournalError)
 }
 
 extension JournalStoring {

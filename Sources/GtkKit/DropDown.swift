@@ -34,6 +34,13 @@ public final class DropDown: Widget {
         set { gtk_drop_down_set_selected(dropDown, newValue.map(UInt32.init) ?? GTK_INVALID_LIST_POSITION) }
     }
 
+    /// Gives the keyboard to its button (the drop-down itself takes no focus in GTK 4.8, so a
+    /// plain grab would leave the keyboard where it was).
+    @discardableResult
+    public override func grabFocus() -> Bool {
+        gtk_widget_child_focus(raw, GTK_DIR_TAB_FORWARD) != 0
+    }
+
     /// Called when the choice changes, by the person or by code.
     public func onSelected(_ action: @escaping @MainActor () -> Void) {
         Signal.connectPointer(pointer, "notify::selected") { _ in action() }

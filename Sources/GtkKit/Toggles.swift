@@ -35,6 +35,9 @@ public final class CheckButton: Widget {
         set { gtk_check_button_set_active(typed(raw), newValue ? 1 : 0) }
     }
 
+    /// Makes it one of a group of which only one is ticked (a radio button).
+    public func join(_ other: CheckButton) { gtk_check_button_set_group(typed(raw), typed(other.raw)) }
+
     /// Called whenever it is ticked or unticked, by the person or by code.
     public func onToggled(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "toggled", action)

@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or a Flourish JSON export at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, any other okay); entries already there are skipped\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -23,6 +23,8 @@ var databasePath: String?
 var checkOnly = false
 var recovery: (from: String, to: String)?
 var restoreFrom: String?
+var exportTo: (format: ExportFormat, path: String)?
+var importFrom: String?
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -41,6 +43,17 @@ while let argument = arguments.popFirst() {
     case "--restore":
         guard let file = arguments.popFirst(), !file.isEmpty else { fail(tr("--restore needs the backup's path")) }
         restoreFrom = file
+    case "--export":
+        guard let name = arguments.popFirst(), let path = arguments.popFirst(), !path.isEmpty else {
+            fail(tr("--export needs a format (json, csv, markdown or markdown-by-year) and a path"))
+        }
+        guard let format = ExportFormat(rawValue: name) else {
+            fail(String(format: tr("--export knows json, csv, markdown and markdown-by-year, not “%@”"), name))
+        }
+        exportTo = (format, path)
+    case "--import":
+        guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--import needs the path of the file to import")) }
+        importFrom = path
     case "--database":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--database needs a file path")) }
         databasePath = path
@@ -83,6 +96,56 @@ if let restoreFrom {
         exit(0)
     } catch {
         failed(error)
+    }
+}
+
+/// Opens the journal for the export and import commands; a journal that cannot be opened fails them.
+func openJournal() -> JournalStore {
+    do {
+        return try JournalStore(path: journalPath)
+    } catch {
+        failed(error)
+    }
+}
+
+if let exportTo {
+    let store = openJournal()
+    do {
+        let result = try store.export(exportTo.format, to: exportTo.path)
+        print(String(format: tr("Exported %@ entries to %@."), "\(result.entries)", result.files.joined(separator: ", ")))
+        if result.unreadable > 0 { print(String(format: tr("%@ entries could not be read and were left out."), "\(result.unreadable)")) }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("flourish: \(error.message)\n".utf8))
+        exit(1)
+    }
+}
+if let importFrom {
+    let store = openJournal()
+    do {
+        let entries: [ImportedEntry], tags: [String]
+        switch try ImportFile.read(path: importFrom) {
+        case .daylio(let export):
+            for mood in export.moods {
+                print(String(format: tr("Daylio’s “%@” (%@ entries) becomes “%@”."), mood.name, "\(mood.count)", mood.proposed.title))
+            }
+            (entries, tags) = (export.entries(), [])
+        case .flourish(let read, let names):
+            (entries, tags) = (read, names)
+        }
+        let summary = try store.importSummary(entries)
+        let receipt = try store.importEntries(entries, tags: tags)
+        print(String(format: tr("Imported %@ entries (%@ already in your journal) and %@ new tags."),
+                     "\(receipt.entryIDs.count)", "\(summary.already)", "\(receipt.tagIDs.count)"))
+        exit(0)
+    } catch let problem as ImportProblem {
+        FileHandle.standardError.write(Data("flourish: \(importFrom): \(problem.message)\n".utf8))
+        exit(1)
+    } catch let error as JournalError {
+        failed(error)
+    } catch {
+        FileHandle.standardError.write(Data("flourish: \(error)\n".utf8))
+        exit(1)
     }
 }
 

@@ -6,6 +6,7 @@ Run by scripts/test under Xvfb and a session bus. Usage: journey.py PATH-TO-FLOU
 Exits non-zero on the first failed check, after saving a screenshot next to the journal.
 """
 
+import csv
 import datetime
 import hashlib
 import os
@@ -777,6 +778,70 @@ def damaged_flourish_journal_is_read_not_written(journal):
     check("and has no side files", not any(os.path.exists(damaged + suffix) for suffix in ("-wal", "-shm")))
 
 
+def daylio_history_arrives_and_leaves():
+    print("journey: a Daylio history is imported, a custom mood mapped; the journal is exported", flush=True)
+    journal = os.path.join(WORK, "daylio-journal.sqlite")
+    export = os.path.join(WORK, "daylio-export.csv")
+    with open(export, "w", encoding="utf-8", newline="") as file:
+        file.write("full_date,date,weekday,time,mood,activities,note_title,note\r\n"
+                   "2024-03-02,March 2,Saturday,9:30 am,sleepy,\"stargazing | friends\",Late night,\"Cold, clear<br>sky\"\r\n"
+                   "2024-03-01,March 1,Friday,21:00,rad,stargazing,Comet,\"We saw it\"\r\n")
+    app = Flourish(journal)
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Import item", "menu item", "Import…"))
+    app.wait("the file chooser", "filler", "Import")
+    time.sleep(0.5)
+    type_text(export)  # a path typed into GTK's chooser opens its location field
+    keys("Return")
+    app.wait("what the import will do", "label", "daylio-export.csv: 2 entries, 2 tags, 0 already in your journal.")
+    check("the import says what it will do before writing anything", True)
+    rad = app.wait("rad's line", "label", "“rad” (1 entry)")
+    sleepy = app.wait("sleepy's line", "label", "“sleepy” (1 entry)")
+    check("each Daylio mood is listed with how many entries carry it", rad is not None and sleepy is not None)
+    choice = wait_for("sleepy's choice", lambda: find_any(app.app, "Flourish mood for “sleepy”"))
+
+    def shows(title):
+        return any(node.name == title for node in descendants(choice) if node.getRoleName() == "label")
+    check("the custom mood is proposed as okay", wait_for("okay shown", lambda: shows("okay") or None))
+    # The keyboard starts on the first mood's choice (sleepy's): open it, two down, choose. (With
+    # no window manager here, the window the keys go to is given the X focus first.)
+    subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Import$", "windowfocus", "--sync"], check=False)
+    time.sleep(0.3)
+    keys("space")
+    time.sleep(0.5)
+    keys("Down", "Down", "Down", "Return")
+    titles = ["the best", "really good", "okay", "meh", "not so great", "the worst"]
+    chosen = wait_for("another mood shown", lambda: next((title for title in titles if title != "okay" and shows(title)), None))
+    check(f"the keyboard chooses another mood for it ({chosen})", True)
+    press(app.wait("the Import button", "push button", "Import"))
+    app.wait("the import's notice", "label", "2 entries imported")
+    check("the notice offers Undo", app.find("push button", "Undo") is not None)
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("SELECT title, mood, body FROM entry ORDER BY created_at").fetchall()
+        tags = {row[0] for row in db.execute("SELECT tag.name FROM entry_tag JOIN tag ON tag.id = tag_id")}
+    db.close()
+    check(f"the entries are in the file with their moods mapped ({rows})",
+          rows == [("Comet", 0, "We saw it"), ("Late night", titles.index(chosen), "Cold, clear\nsky")])
+    check("their activities are tags", tags == {"stargazing", "friends"})
+    show_journal(app)
+    app.wait("the imported row", "label", "Late night")
+    check("the journal lists them with their tags", app.wait("the row's tags", "label", "Tags: friends, stargazing") is not None)
+
+    # And out again, from the command line, as CSV that Python reads back.
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    out = os.path.join(WORK, "out.csv")
+    result = subprocess.run([BINARY, "--database", journal, "--export", "csv", out], capture_output=True, text=True)
+    check(f"flourish --export csv says what it wrote ({result.stdout.strip()})", result.returncode == 0 and "Exported 2 entries" in result.stdout)
+    with open(out, newline="", encoding="utf-8") as file:
+        table = list(csv.reader(file))
+    check("the CSV reads back with its header and both entries", table[0][:4] == ["date", "time", "weekday", "mood"] and
+          [row[6] for row in table[1:]] == ["Comet", "Late night"] and table[2][7] == "Cold, clear\nsky")
+    again = subprocess.run([BINARY, "--database", journal, "--import", export], capture_output=True, text=True)
+    check(f"importing the same file again adds nothing ({again.stdout.strip().splitlines()[-1]})",
+          again.returncode == 0 and "Imported 0 entries (2 already in your journal)" in again.stdout)
+
+
 def main():
     journal = os.path.join(WORK, "journal.sqlite")
     app_processes = []
@@ -789,6 +854,7 @@ def main():
         location_is_attached_with_consent()
         damaged_journal_is_left_alone()
         damaged_flourish_journal_is_read_not_written(journal)
+        daylio_history_arrives_and_leaves()
     except Exception as failure:  # a Failure, or the journey itself broke: either way, red
         shot = screenshot("failure.png")
         print(f"  FAIL {failure}\n  (screenshot: {shot}; app log: {os.path.join(WORK, 'app.log')})", flush=True)

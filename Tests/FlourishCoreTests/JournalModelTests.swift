@@ -26,6 +26,15 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }
+    func export(_ format: ExportFormat, to path: String, calendar: Calendar, now: Date,
+                progress: (Int, Int) -> Bool) throws(ExportFailure) -> ExportResult {
+        try real.export(format, to: path, calendar: calendar, now: now, progress: progress)
+    }
+    func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary { try real.importSummary(entries) }
+    func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt {
+        try real.importEntries(entries, tags: tags)
+    }
+    func undoImport(_ receipt: ImportReceipt) throws(JournalError) { try real.undoImport(receipt) }
     func createTag(named name: String) throws(JournalError) -> Tag { try real.createTag(named: name) }
     func renameTag(id: Int64, to name: String) throws(JournalError) { try real.renameTag(id: id, to: name) }
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int { try real.mergeTag(id: id, into: target) }

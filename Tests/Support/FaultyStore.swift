@@ -57,6 +57,27 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func dataVersion() -> Int? { real.dataVersion() }
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     public func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    public func export(_ format: ExportFormat, to path: String, calendar: Calendar, now: Date,
+                       progress: (Int, Int) -> Bool) throws(ExportFailure) -> ExportResult {
+        if take(&readFailures) { throw .journal(error) }
+        return try real.export(format, to: path, calendar: calendar, now: now, progress: progress)
+    }
+
+    public func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary {
+        if take(&readFailures) { throw error }
+        return try real.importSummary(entries)
+    }
+
+    public func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt {
+        if take(&saveFailures) { throw error }
+        return try real.importEntries(entries, tags: tags)
+    }
+
+    public func undoImport(_ receipt: ImportReceipt) throws(JournalError) {
+        if take(&saveFailures) { throw error }
+        try real.undoImport(receipt)
+    }
+
     public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }

@@ -1,0 +1,142 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// "Import…" (main menu): a file chosen with GTK's file chooser and read in the background; then
+/// this window says what will happen ("412 entries, 18 tags, 3 already in your journal") and,
+/// for a Daylio export, lists each of its moods with how many entries carry it and the Flourish
+/// mood it becomes, which the person can change. Import writes everything in one transaction;
+/// the "Entry deleted" notice then offers to undo it.
+@MainActor
+final class ImportWindow {
+    let window: Window
+    let summary = Label()
+    let moodsBox = Box(.vertical, spacing: 6, groupNamed: tr("Moods"))
+    let importButton = Button(mnemonic: tr("_Import"))
+    let cancelButton = Button(mnemonic: tr("_Cancel"))
+    /// For a Daylio export: each of its moods and the choice of a Flourish mood for it.
+    private(set) var moodChoices: [(name: String, choice: DropDown)] = []
+    /// What is being imported.
+    private(set) var file: ImportFile?
+    /// Told of a finished import (for the notice's Undo).
+    var onImported: (@MainActor (ImportReceipt) -> Void)?
+
+    private let model: JournalModel
+    private let alerts: Alerts
+
+    init(application: Application, parent: Window, model: JournalModel, alerts: Alerts) {
+        self.model = model
+        self.alerts = alerts
+        let content: Box
+        (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Import"), width: 480)
+        summary.alignStart()
+        summary.enableWrapping()
+        summary.isSelectable = true
+        content.append(summary)
+        content.append(moodsBox)
+        // Until a file is read and summed up, there is nothing to import.
+        importButton.isSensitive = false
+        TaskWindow.buttons([cancelButton, importButton], in: content, of: window)
+        importButton.onClicked { [unowned self] in runImport() }
+        cancelButton.onClicked { [unowned self] in window.close() }
+    }
+
+    /// Asks for the file, then reads it.
+    func chooseFile(from parent: Window) {
+        FileChooser.ask(.open, title: tr("Import"), from: parent, accept: tr("_Open"), cancel: tr("_Cancel")) { [weak self] path in
+            guard let self, let path else { return }
+            read(path)
+        }
+    }
+
+    /// Reads the file at `path` in the background; a file that is not what it claims is refused
+    /// with the line and what is wrong, and nothing is imported.
+    func read(_ path: String) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result = Result { () throws(ImportProblem) in try ImportFile.read(path: path) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { [weak self] in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let file): show(file, name: (path as NSString).lastPathComponent)
+                    case .failure(let problem):
+                        alerts.showMessage(title: tr("This File Cannot Be Imported"),
+                                           message: String(format: tr("%@: %@ Nothing was imported."), (path as NSString).lastPathComponent, problem.message))
+                    }
+                }
+            }
+        }
+    }
+
+    private var entries: [ImportedEntry] {
+        switch file {
+        case .daylio(let export)?:
+            let titles = Mood.catalogue
+            return export.entries(mapping: Dictionary(uniqueKeysWithValues: moodChoices.map { ($0.name, titles[$0.choice.selected ?? 2]) }))
+        case .flourish(let entries, _)?: return entries
+        case nil: return []
+        }
+    }
+
+    private func show(_ file: ImportFile, name: String) {
+        self.file = file
+        moodsBox.removeAll()
+        moodChoices = []
+        if case .daylio(let export) = file {
+            let heading = Label(tr("Daylio’s moods become:"))
+            heading.alignStart()
+            moodsBox.append(heading)
+            for mood in export.moods {
+                let line = Box(.horizontal, spacing: 12)
+                let label = Label(String(format: tr("“%@” (%@)"), mood.name, EntryCount.words(mood.count)))
+                label.alignStart()
+                label.expand(horizontally: true)
+                let choice = DropDown(accessibleName: String(format: tr("Flourish mood for “%@”"), mood.name))
+                choice.items = Mood.catalogue.map(\.title)
+                choice.selected = mood.proposed.rawValue
+                line.append(label)
+                line.append(choice)
+                moodsBox.append(line)
+                moodChoices.append((mood.name, choice))
+            }
+        }
+        moodsBox.isVisible = !moodChoices.isEmpty
+        summary.text = String(format: tr("Reading %@…"), name)
+        importButton.isSensitive = false
+        window.present()
+        model.importSummary(entries) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let counts):
+                summary.text = String(format: tr("%@: %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
+                                      Self.tags(counts.tags), "\(counts.already)")
+                importButton.isSensitive = counts.adding > 0
+                if counts.adding == 0 { summary.text += " " + tr("There is nothing new to import.") }
+                (moodChoices.first?.choice ?? importButton).grabFocus()
+            case .failure(let error):
+                summary.text = error.errorDescription ?? tr("The journal could not be read.")
+            }
+        }
+    }
+
+    private func runImport() {
+        guard let file else { return }
+        importButton.isSensitive = false
+        let tags: [String] = if case .flourish(_, let names) = file { names } else { [] }
+        model.importEntries(entries, tags: tags) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let receipt):
+                window.close()
+                onImported?(receipt)
+            case .failure(let error):
+                importButton.isSensitive = true
+                alerts.showError(error.errorDescription ?? tr("The entries could not be imported."), retry: { [weak self] in self?.runImport() })
+            }
+        }
+    }
+
+    static func tags(_ count: Int) -> String {
+        count == 1 ? tr("1 tag") : String(format: tr("%@ tags"), count.formatted())
+    }
+}

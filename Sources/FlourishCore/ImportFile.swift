@@ -1,0 +1,133 @@
+import Foundation
+
+/// An entry read from a file to import, as it will be saved.
+public struct ImportedEntry: Sendable, Equatable {
+    /// Its identity: the file's own (Flourish JSON), or made from its contents (Daylio), so that
+    /// importing the same file again finds every entry already there.
+    public var uuid: String
+    public var title: String
+    public var body: String
+    public var mood: Mood
+    public var createdAt: ExportedTime
+    public var updatedAt: ExportedTime?
+    public var tags: [String]
+    public var location: Location?
+}
+
+/// Why a file cannot be imported, and where: nothing of it is imported.
+public struct ImportProblem: Error, Equatable, Sendable {
+    /// The line of the file (1 is the first), when the problem has one.
+    public let line: Int?
+    public let reason: String
+
+    public init(line: Int?, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    /// "Line 12: the mood is empty."
+    public var message: String {
+        line.map { String(format: tr("Line %@: %@"), "\($0)", reason) } ?? reason
+    }
+}
+
+/// A file read for import: a Daylio export, whose moods the person maps to Flourish's before
+/// anything is imported, or a Flourish JSON export, imported as it is.
+public enum ImportFile: Sendable {
+    case daylio(DaylioExport)
+    case flourish(entries: [ImportedEntry], tags: [String])
+
+    /// Reads the file at `path`: JSON when it starts with "{", otherwise a Daylio CSV export.
+    public static func read(path: String, calendar: Calendar = .current) throws(ImportProblem) -> ImportFile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, (error as NSError).localizedDescription))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ImportProblem(line: nil, reason: tr("The file is not UTF-8 text, so it is neither a Daylio nor a Flourish export."))
+        }
+        if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" {
+            let (entries, tags) = try FlourishJSON.entries(in: text, data: data)
+            return .flourish(entries: entries, tags: tags)
+        }
+        return .daylio(try DaylioExport(text: text, calendar: calendar))
+    }
+}
+
+/// Reads Flourish's own JSON export (`ExportDocument`).
+enum FlourishJSON {
+    static func entries(in text: String, data: Data) throws(ImportProblem) -> ([ImportedEntry], [String]) {
+        let document: ExportDocument
+        do {
+            document = try JSONDecoder().decode(ExportDocument.self, from: data)
+        } catch {
+            throw ImportProblem(line: nil, reason: String(format: tr("This is not a Flourish export: %@"), describe(error)))
+        }
+        guard document.format == ExportDocument.formatName else {
+            throw ImportProblem(line: line(of: "\"format\"", in: text), reason: String(format: tr("the format is “%@”, not “%@”."), document.format, ExportDocument.formatName))
+        }
+        guard document.version <= ExportDocument.currentVersion else {
+            throw ImportProblem(line: line(of: "\"version\"", in: text),
+                                reason: String(format: tr("it was written by a newer Flourish (format version %@); update Flourish to import it."), "\(document.version)"))
+        }
+        var entries: [ImportedEntry] = []
+        entries.reserveCapacity(document.entries.count)
+        for (index, exported) in document.entries.enumerated() {
+            func problem(_ reason: String) -> ImportProblem {
+                // The line is looked for only for a problem: looking for every entry's would
+                // read the file once an entry.
+                let at = line(of: "\"uuid\":\"\(exported.uuid)\"", in: text) ?? line(of: exported.uuid, in: text)
+                return ImportProblem(line: at, reason: String(format: tr("entry %@: %@"), "\(index + 1)", reason))
+            }
+            guard !exported.uuid.trimmingCharacters(in: .whitespaces).isEmpty else { throw problem(tr("its uuid is empty.")) }
+            guard let mood = Mood(rawValue: exported.mood) else {
+                throw problem(String(format: tr("its mood %@ is not one of 0 (the best) to 5 (the worst)."), "\(exported.mood)"))
+            }
+            guard let created = ExportedTime(iso8601: exported.createdAt) else {
+                throw problem(String(format: tr("its created_at “%@” is not an ISO 8601 time."), exported.createdAt))
+            }
+            var updated: ExportedTime?
+            if let text = exported.updatedAt {
+                guard let time = ExportedTime(iso8601: text) else {
+                    throw problem(String(format: tr("its updated_at “%@” is not an ISO 8601 time."), text))
+                }
+                updated = time
+            }
+            let location = exported.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) }
+            if let location, !(-90...90).contains(location.latitude) || !(-180...180).contains(location.longitude) || !(location.accuracy >= 0) {
+                throw problem(tr("its location is not a place on Earth."))
+            }
+            entries.append(ImportedEntry(uuid: exported.uuid, title: exported.title.withoutNUL, body: exported.body.withoutNUL, mood: mood,
+                                         createdAt: created, updatedAt: updated, tags: exported.tags, location: location))
+        }
+        return (entries, document.tags)
+    }
+
+    /// The first line holding `needle` (with or without the space JSON may put after a colon).
+    static func line(of needle: String, in text: String) -> Int? {
+        let spaced = needle.replacingOccurrences(of: "\":\"", with: "\": \"")
+        guard let range = text.range(of: needle) ?? text.range(of: spaced) else { return nil }
+        return text[..<range.lowerBound].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return String(format: tr("“%@” is missing at %@."), key.stringValue, path(context))
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return String(format: tr("the value at %@ is of the wrong kind."), path(context))
+        case DecodingError.dataCorrupted(let context):
+            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
+            return String(format: tr("it is not valid JSON (%@)."), detail)
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let keys = context.codingPath.map { $0.intValue.map { "entry \($0 + 1)" } ?? $0.stringValue }
+        return keys.isEmpty ? tr("the top") : keys.joined(separator: " › ")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Export and import, off the GTK thread: an export reads the journal on a queue of its own and
+/// can be cancelled; an import writes on the model's queue, then the journal is read again
+/// (its ids and tags), as when another program changed the file.
+extension JournalModel {
+    /// A running export's switch: `cancel()` stops it after the batch it is writing.
+    public final class ExportRun: @unchecked Sendable {
+        private let lock = NSLock()
+        private var cancelled = false
+
+        public init() {}
+
+        public func cancel() { lock.withLock { cancelled = true } }
+        var isCancelled: Bool { lock.withLock { cancelled } }
+    }
+
+    /// Exports the journal in the background; `progress` hears (done, total) on the main queue.
+    public func export(_ format: ExportFormat, to path: String, progress: @escaping @MainActor (Int, Int) -> Void,
+                       completion: @escaping @MainActor (Result<ExportResult, ExportFailure>) -> Void) -> ExportRun {
+        let run = ExportRun()
+        let store = self.store
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result = Result { () throws(ExportFailure) in
+                try store.export(format, to: path, calendar: .current, now: Date()) { done, total in
+                    DispatchQueue.main.async { MainActor.assumeIsolated { progress(done, total) } }
+                    return !run.isCancelled
+                }
+            }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+        return run
+    }
+
+    /// What importing `entries` would do, read in the background.
+    public func importSummary(_ entries: [ImportedEntry], completion: @escaping @MainActor (Result<ImportSummary, JournalError>) -> Void) {
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try store.importSummary(entries) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
+
+    /// Imports in one transaction, then reads the journal again.
+    public func importEntries(_ entries: [ImportedEntry], tags: [String], completion: @escaping @MainActor (Result<ImportReceipt, JournalError>) -> Void) {
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try store.importEntries(entries, tags: tags) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    if case .success(let receipt) = result, !receipt.entryIDs.isEmpty || !receipt.tagIDs.isEmpty { self.reloadFromDisk() }
+                    completion(result)
+                }
+            }
+        }
+    }
+
+    /// Takes an import back, then reads the journal again.
+    public func undoImport(_ receipt: ImportReceipt, completion: @escaping @MainActor (Result<Void, JournalError>) -> Void) {
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try store.undoImport(receipt) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    if case .success = result { self.reloadFromDisk() }
+                    completion(result)
+                }
+            }
+        }
+    }
+}

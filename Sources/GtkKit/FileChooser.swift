@@ -1,0 +1,53 @@
+import CGtk
+import Foundation
+
+/// Asks for a file to save to, a file to open or a folder, with GTK's file chooser (through the
+/// desktop's file portal when there is one): `completion` gets the chosen path, or nil if the
+/// person cancelled.
+@MainActor
+public enum FileChooser {
+    public enum Kind {
+        case save(suggestedName: String)
+        case open
+        case folder
+    }
+
+    public static func ask(_ kind: Kind, title: String, from widget: Widget, accept: String, cancel: String,
+                           completion: @escaping @MainActor (String?) -> Void) {
+        let parent = gtk_widget_get_root(widget.raw).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        let action = switch kind {
+        case .save: GTK_FILE_CHOOSER_ACTION_SAVE
+        case .open: GTK_FILE_CHOOSER_ACTION_OPEN
+        case .folder: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+        }
+        guard let native = gtk_file_chooser_native_new(title, parent, action, accept, cancel) else { return completion(nil) }
+        let chooser = native
+        gtk_native_dialog_set_modal(typed(native), 1)
+        if case .save(let name) = kind {
+            // Pictures for an image, Documents for the rest; home when there is no such folder.
+            let special = name.hasSuffix(".png") ? G_USER_DIRECTORY_PICTURES : G_USER_DIRECTORY_DOCUMENTS
+            let folder = g_get_user_special_dir(special).map { String(cString: $0) } ?? NSHomeDirectory()
+            if FileManager.default.fileExists(atPath: folder) {
+                let file = g_file_new_for_path(folder)
+                gtk_file_chooser_set_current_folder(chooser, file, nil)
+                g_object_unref(UnsafeMutableRawPointer(file))
+            }
+            gtk_file_chooser_set_current_name(chooser, name)
+        }
+        Signal.connectResponse(UnsafeMutableRawPointer(native), "response") { response in
+            var path: String?
+            if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) {
+                path = g_file_get_path(file).map { text in
+                    defer { g_free(text) }
+                    return String(cString: text)
+                }
+                g_object_unref(UnsafeMutableRawPointer(file))
+            }
+            gtk_native_dialog_destroy(typed(native))
+            // The reference gtk_file_chooser_native_new gave; the emission holds its own until it returns.
+            g_object_unref(UnsafeMutableRawPointer(native))
+            completion(path)
+        }
+        gtk_native_dialog_show(typed(native))
+    }
+}
