@@ -306,7 +306,7 @@ final class InsightsController {
 
     /// The weekdays' names in the person's language, Monday first.
     static var weekdayNames: [String] {
-        let symbols = DateFormatter().standaloneWeekdaySymbols ?? []
+        let symbols: [String] = DateFormatter().standaloneWeekdaySymbols
         guard symbols.count == 7 else { return ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] }
         return Array(symbols[1...]) + [symbols[0]]
     }

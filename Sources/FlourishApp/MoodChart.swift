@@ -34,8 +34,7 @@ final class MoodChart {
     static let inset = 9.0
 
     init() {
-        var draw: Canvas.Draw = { _, _, _ in }
-        canvas = Canvas { painter, width, height in draw(painter, width, height) }
+        canvas = Canvas()
         canvas.setSizeRequest(width: -1, height: Self.height)
         canvas.expand(horizontally: true)
         overlay = PlacingOverlay(child: canvas, inset: Self.inset)
@@ -75,7 +74,7 @@ final class MoodChart {
         plot.append(dates)
         view.append(plot)
 
-        draw = { [unowned self] painter, width, height in drawLines(painter, width: width, height: height) }
+        canvas.onDraw { [unowned self] painter, width, height in drawLines(painter, width: width, height: height) }
         roving.name = { [unowned self] index in texts[index] }
         roving.move = { [unowned self] index, key in
             switch key {

@@ -28,7 +28,7 @@ final class YearPixels {
     var onDayActivated: (@MainActor (Insights.Day) -> Void)?
 
     static let monthNames: [String] = {
-        let symbols = DateFormatter().shortStandaloneMonthSymbols ?? []
+        let symbols: [String] = DateFormatter().shortStandaloneMonthSymbols
         return symbols.count == 12 ? symbols : ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     }()
 

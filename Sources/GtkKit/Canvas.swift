@@ -1,12 +1,16 @@
 import CGtk
 
-/// A GtkDrawingArea: drawn by a Swift closure, through a `Painter`, whenever GTK paints it
-/// (at its new size after a resize, and after `redraw`).
+/// A GtkDrawingArea: drawn by a Swift closure (`onDraw`), through a `Painter`, whenever GTK
+/// paints it (at its new size after a resize, and after `redraw`).
 public final class Canvas: Widget {
     public typealias Draw = @MainActor (Painter, _ width: Double, _ height: Double) -> Void
 
-    public init(draw: @escaping Draw) {
+    public init() {
         super.init(gtk_drawing_area_new())
+    }
+
+    /// Draws the canvas with `draw` from now on.
+    public func onDraw(_ draw: @escaping Draw) {
         let box = Unmanaged.passRetained(SignalBox<Draw>(draw)).toOpaque()
         gtk_drawing_area_set_draw_func(typed(raw), { _, context, width, height, data in
             guard let context, let data else { return }

@@ -62,7 +62,7 @@ private final class WeakOverlay {
 private let placeTrampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkRectangle>?, UnsafeMutableRawPointer?) -> gboolean = { _, child, allocation, data in
     guard let child, let allocation, let data else { return 0 }
     nonisolated(unsafe) let (widget, out) = (child, allocation)
-    nonisolated(unsafe) let box = Unmanaged<WeakOverlay>.fromOpaque(data).takeUnretainedValue()
+    let box = Unmanaged<WeakOverlay>.fromOpaque(data).takeUnretainedValue()
     return MainActor.assumeIsolated {
         guard let rectangle = box.overlay?.rectangle(for: widget) else { return 0 }
         out.pointee = rectangle
