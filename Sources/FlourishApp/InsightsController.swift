@@ -216,6 +216,9 @@ final class InsightsController {
             self?.chart.prepare { [weak self] in
                 guard let self, insights == nil else { return }
                 refresh()
+                // The longer periods too, in the background: the store keeps their figures until
+                // the journal changes, so choosing one shows it without reading 100,000 entries.
+                for period in [InsightsPeriod.all, .last12Months] { model.insights(for: period) { _ in } }
             }
         }
     }

@@ -8,7 +8,18 @@ import GRDBSQLite
 /// (SQLite's `localtime` with a GROUP BY over every local hour, and joining every tag to its
 /// entry's row, took 3 s for 100,000 entries.)
 extension JournalStore {
+    /// The figures of `period` as of `now`: computed once, then kept until the journal changes
+    /// (a save here, or another program's write), the day turns or the time zone changes.
     public func insights(for period: InsightsPeriod, now: Date = Date(), calendar: Calendar = .current) throws(JournalError) -> Insights {
+        let key = insightsKey(period, now: now, calendar: calendar)
+        if let key, let cached = cachedInsights(key) { return cached }
+        let insights = try computeInsights(for: period, now: now, calendar: calendar)
+        // Kept only if nothing was written while they were computed.
+        if let key, insightsKey(period, now: now, calendar: calendar) == key { cache(insights, for: key) }
+        return insights
+    }
+
+    func computeInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         let (from, to) = period.bounds(now: now, calendar: calendar)
         // The year in pixels is read in the same pass: the period's entries and the year's.
         let pixelYear = if case .year(let year) = period { year } else { calendar.component(.year, from: now) }

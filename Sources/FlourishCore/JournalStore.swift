@@ -27,6 +27,11 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     private var reader: DatabaseQueue
     private var writer: DatabaseQueue?
     private var health: JournalHealth?
+    /// Writes made through this store: with SQLite's data_version (others' writes), what tells
+    /// cached figures they are stale.
+    private var writes = 0
+    /// Insights' figures already computed, by period, day, time zone and journal version.
+    private var insightsCache: [InsightsKey: Insights] = [:]
     /// Opens another connection like the reader, for the check: a check reads every page, and
     /// the list's reads must not queue behind it.
     private var openChecker: @Sendable () throws -> DatabaseQueue = { throw JournalError.busy }
@@ -356,7 +361,37 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// with SQLite's errors in the person's terms.
     func writing<T>(_ work: (Database) throws -> T) throws(JournalError) -> T {
         let queue = try writable()
+        // Counted before and after: figures computed meanwhile belong to neither version.
+        lock.withLock { writes += 1 }
+        defer { lock.withLock { writes += 1 } }
         return try worded { try queue.write(work) }
+    }
+
+    /// What identifies a set of Insights figures: they hold until the journal changes.
+    struct InsightsKey: Hashable {
+        let period: InsightsPeriod
+        let day: Int
+        let zone: String
+        let writes: Int
+        let dataVersion: Int
+    }
+
+    /// The key for `period` now, or nil while the journal's version cannot be told (before it
+    /// is open for writing): then nothing is cached.
+    func insightsKey(_ period: InsightsPeriod, now: Date, calendar: Calendar) -> InsightsKey? {
+        guard let version = dataVersion() else { return nil }
+        let day = Int((now.timeIntervalSince1970 + Double(calendar.timeZone.secondsFromGMT(for: now))) / 86_400)
+        return InsightsKey(period: period, day: day, zone: calendar.timeZone.identifier, writes: lock.withLock { writes }, dataVersion: version)
+    }
+
+    func cachedInsights(_ key: InsightsKey) -> Insights? { lock.withLock { insightsCache[key] } }
+
+    func cache(_ insights: Insights, for key: InsightsKey) {
+        lock.withLock {
+            // Only the current version's figures are worth keeping.
+            insightsCache = insightsCache.filter { $0.key.writes == key.writes && $0.key.dataVersion == key.dataVersion && $0.key.day == key.day }
+            insightsCache[key] = insights
+        }
     }
 
     /// Runs `work` in a read transaction on the current reader, with errors in the person's terms.

@@ -281,6 +281,29 @@ final class InsightsTests: XCTestCase {
         }
     }
 
+    /// Figures are kept until the journal changes: a save through the store, or another
+    /// program's write to the file, is counted at the next asking.
+    func testKeptFiguresFollowEveryChangeToTheJournal() throws {
+        let calendar = useTimeZone("UTC")
+        let path = folder.file("cached.sqlite")
+        let store = try JournalStore(path: path)
+        _ = store.check() // open for writing, as the app is after its health check
+        let now = Date(timeIntervalSince1970: 1_762_000_000)
+        _ = try store.save(try EntryDraft(title: "One", mood: .okay).validated().get(), createdAt: now)
+        XCTAssertEqual(try store.insights(for: .all, now: now, calendar: calendar).total.count, 1)
+        XCTAssertEqual(try store.insights(for: .all, now: now, calendar: calendar).total.count, 1, "kept")
+        _ = try store.save(try EntryDraft(title: "Two", mood: .okay).validated().get(), createdAt: now)
+        XCTAssertEqual(try store.insights(for: .all, now: now, calendar: calendar).total.count, 2, "a save is counted")
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in
+            try db.execute(sql: "INSERT INTO entry (title, body, mood, created_at, uuid) VALUES ('Elsewhere', '', 0, '2025-11-01 10:00:00.000', 'other-writer')")
+        }
+        try other.close()
+        XCTAssertEqual(try store.insights(for: .all, now: now, calendar: calendar).total.count, 3, "another program's write is counted")
+        XCTAssertEqual(try store.insights(for: .all, now: now.addingTimeInterval(86_400 * 400), calendar: calendar).streaks.current, 0,
+                       "another day, other figures")
+    }
+
     func testAveragesRoundToTheNearestMood() {
         XCTAssertEqual(Mood.nearest(toScore: 5), .theBest)
         XCTAssertEqual(Mood.nearest(toScore: 4.6), .theBest)
