@@ -66,8 +66,8 @@ final class ExportWindow {
 
     private func chooseWhere() {
         let format = format
-        let day = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
-        let kind: FileChooser.Kind = format == .markdownByYear ? .folder : .save(suggestedName: "Flourish journal \(day).\(format.fileExtension)")
+        let kind: FileChooser.Kind = format == .markdownByYear ? .folder
+            : .save(suggestedName: SuggestedFileName.dated("Flourish journal", extension: format.fileExtension))
         FileChooser.ask(kind, title: tr("Export Journal"), from: window, accept: tr("_Export"), cancel: tr("_Cancel")) { [weak self] path in
             guard let self, let path else { return }
             export(format, to: path)

@@ -177,8 +177,7 @@ final class InsightsController {
 
     /// Asks where to save `chart` as a PNG, then writes it there; a failure says why and offers Retry.
     private func askToSave(_ chart: Widget, name: String) {
-        let day = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
-        FileChooser.ask(.save(suggestedName: "\(name) \(day).png"), title: tr("Save as Image"), from: view, accept: tr("_Save"), cancel: tr("_Cancel")) { [weak self] path in
+        FileChooser.ask(.save(suggestedName: SuggestedFileName.dated(name, extension: "png")), title: tr("Save as Image"), from: view, accept: tr("_Save"), cancel: tr("_Cancel")) { [weak self] path in
             guard let path else { return }
             self?.save(chart, to: path)
         }
@@ -246,11 +245,10 @@ final class InsightsController {
         summary.text = tr("No entries in this period yet.")
 
         chart.show(MoodTimeline(days: insights.days, span: insights.span))
-        let today = Foundation.Calendar.current.dateComponents([.year, .month, .day], from: Date())
-        pixels.show(year: insights.pixelYear, averages: insights.pixelDays,
-                    today: Insights.Day(year: today.year ?? 0, month: today.month ?? 1, day: today.day ?? 1))
+        let today = Insights.Day(Date())
+        pixels.show(year: insights.pixelYear, averages: insights.pixelDays, today: today)
         pixelsHeading.text = String(format: tr("Year in pixels: %@"), "\(insights.pixelYear)")
-        let thisYear = today.year ?? insights.pixelYear
+        let thisYear = today.year
         showYears(insights.years.map { Array(($0.lowerBound...max($0.upperBound, thisYear)).reversed()) } ?? [thisYear])
 
         let most = max(1, insights.moodCounts.max() ?? 1)

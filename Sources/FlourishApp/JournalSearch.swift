@@ -107,14 +107,7 @@ final class JournalSearch {
     /// From and To, both `day` (a day of the year in pixels).
     func showDay(_ day: Date) {
         bar.isSearching = true
-        filling = true
-        entry.text = ""
-        for check in moodChoices { check.isActive = false }
-        for (_, check) in tagChoices { check.isActive = false }
-        from.set(day)
-        to.set(day)
-        filling = false
-        changed()
+        clear(toDay: day)
     }
 
     /// Escape: empties the words and every filter and closes the bar.
@@ -143,13 +136,15 @@ final class JournalSearch {
         count == 0 ? name : String(format: tr("%@ (%@)"), name, "\(count)")
     }
 
-    private func clear() {
+    /// Empties the words and every filter, From and To set to `day` (nil: any day), and asks
+    /// for the search once.
+    private func clear(toDay day: Date? = nil) {
         filling = true
         entry.text = ""
         for check in moodChoices { check.isActive = false }
         for (_, check) in tagChoices { check.isActive = false }
-        from.set(nil)
-        to.set(nil)
+        from.set(day)
+        to.set(day)
         resultCount.text = ""
         filling = false
         changed()

@@ -104,12 +104,9 @@ final class MoodChart {
                 button.isVisible = false
                 continue
             }
-            let point = shown[offset], was = poolShown[offset]
+            let point = shown[offset]
             button.isVisible = true
-            if was != point.mood {
-                if let old = was { button.removeClass(Theme.moodClass(old)) }
-                button.addClass(Theme.moodClass(point.mood))
-            }
+            Theme.replaceMoodClass(on: button, poolShown[offset], with: point.mood)
             poolShown[offset] = point.mood
             let place = position(point.index, point.average)
             overlay.move(button, x: place.x, y: place.y)

@@ -28,6 +28,14 @@ enum Theme {
     static func moodClass(_ mood: Mood) -> String { "mood-\(mood.rawValue)" }
     static let promptClass = "mood-prompt"
 
+    /// Gives `widget` the class of `mood` (none for nil) in place of `old`'s, touching its
+    /// classes only when the mood changed: a chart restyles hundreds of points and days.
+    static func replaceMoodClass(on widget: Widget, _ old: Mood?, with mood: Mood?) {
+        guard old != mood else { return }
+        if let old { widget.removeClass(moodClass(old)) }
+        if let mood { widget.addClass(moodClass(mood)) }
+    }
+
     /// One rule set per mood, from the catalogue: text colour for buttons, the left edge for rows.
     static var moodCSS: String { moodCSS(dark: false) }
 

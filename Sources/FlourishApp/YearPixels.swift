@@ -50,7 +50,7 @@ final class YearPixels {
             case .up, .down:
                 let month = day.month + (key == .up ? -1 : 1)
                 guard (1...12).contains(month) else { return nil }
-                let last = Self.length(of: month, in: year)
+                let last = Insights.Day.length(ofMonth: month, in: year)
                 return days.firstIndex(of: Insights.Day(year: year, month: month, day: min(day.day, last)))
             case .home: return 0
             case .end: return days.count - 1
@@ -104,17 +104,13 @@ final class YearPixels {
         var buttons: [Button] = []
         texts = []
         for (month, row) in cells.enumerated() {
-            let length = Self.length(of: month + 1, in: year)
+            let length = Insights.Day.length(ofMonth: month + 1, in: year)
             for (index, cell) in row.enumerated() {
                 cell.isVisible = index < length
                 guard index < length else { continue }
                 let day = Insights.Day(year: year, month: month + 1, day: index + 1)
                 let average = averages[day.number] ?? MoodAverage()
-                let was = shown[month][index]
-                if was != average.mood {
-                    if let old = was { cell.removeClass(Theme.moodClass(old)) }
-                    if let mood = average.mood { cell.addClass(Theme.moodClass(mood)) }
-                }
+                Theme.replaceMoodClass(on: cell, shown[month][index], with: average.mood)
                 shown[month][index] = average.mood
                 texts.append(InsightsController.describe(MoodChart.name(of: day, step: .day), average))
                 days.append(day)
@@ -146,6 +142,4 @@ final class YearPixels {
         if let index = days.firstIndex(of: day) { roving.select(index, focus: false) }
         onDayActivated?(day)
     }
-
-    static func length(of month: Int, in year: Int) -> Int { Insights.Day.length(ofMonth: month, in: year) }
 }

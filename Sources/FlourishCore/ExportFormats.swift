@@ -138,11 +138,22 @@ struct ExportText {
         }
     }
 
-    /// One entry, oldest first; `first` says whether it is the first, `previousDay` the local day
-    /// of the one before it (Markdown heads each day once).
-    func entry(_ entry: Entry, tags: [String], first: Bool, previousDay: Insights.Day?) throws -> String {
+    /// Where an entry falls on the person's clock: its local date and time, worked out once an
+    /// entry (every format and the files by year read it).
+    struct LocalTime {
+        let day: Insights.Day
+        let components: DateComponents
+    }
+
+    func localTime(of entry: Entry) -> LocalTime {
         let local = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: entry.createdAt)
-        let day = Insights.Day(year: local.year ?? 1970, month: local.month ?? 1, day: local.day ?? 1)
+        return LocalTime(day: Insights.Day(year: local.year ?? 1970, month: local.month ?? 1, day: local.day ?? 1), components: local)
+    }
+
+    /// One entry, oldest first, at `time` (`localTime(of:)`); `first` says whether it is the
+    /// first, `previousDay` the local day of the one before it (Markdown heads each day once).
+    func entry(_ entry: Entry, at time: LocalTime, tags: [String], first: Bool, previousDay: Insights.Day?) throws -> String {
+        let (local, day) = (time.components, time.day)
         let time = String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0)
         switch format {
         case .json:

@@ -109,6 +109,12 @@ public struct Insights: Sendable, Equatable {
             return next.number - Day(year: year, month: month, day: 1).number
         }
 
+        /// The day `date` falls on in `calendar`'s time zone.
+        public init(_ date: Date, in calendar: Calendar = .current) {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+        }
+
         /// Its first moment in `calendar`'s time zone.
         public func start(in calendar: Calendar = .current) -> Date? {
             calendar.date(from: DateComponents(year: year, month: month, day: day))

@@ -34,35 +34,31 @@ extension JournalModel {
 
     /// What importing `entries` would do, read in the background.
     public func importSummary(_ entries: [ImportedEntry], completion: @escaping @MainActor (Result<ImportSummary, JournalError>) -> Void) {
-        let store = self.store
-        work.async {
-            let result = Result { () throws(JournalError) in try store.importSummary(entries) }
-            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
-        }
+        onQueue({ store throws(JournalError) in try store.importSummary(entries) }, completion: completion)
     }
 
     /// Imports in one transaction, then reads the journal again.
     public func importEntries(_ entries: [ImportedEntry], tags: [String], completion: @escaping @MainActor (Result<ImportReceipt, JournalError>) -> Void) {
-        let store = self.store
-        work.async {
-            let result = Result { () throws(JournalError) in try store.importEntries(entries, tags: tags) }
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    if case .success(let receipt) = result, !receipt.entryIDs.isEmpty || !receipt.tagIDs.isEmpty { self.reloadFromDisk() }
-                    completion(result)
-                }
-            }
-        }
+        onQueue({ store throws(JournalError) in try store.importEntries(entries, tags: tags) },
+                changed: { !$0.entryIDs.isEmpty || !$0.tagIDs.isEmpty }, completion: completion)
     }
 
     /// Takes an import back, then reads the journal again.
     public func undoImport(_ receipt: ImportReceipt, completion: @escaping @MainActor (Result<Void, JournalError>) -> Void) {
+        onQueue({ store throws(JournalError) in try store.undoImport(receipt) }, changed: { true }, completion: completion)
+    }
+
+    /// Runs `work` on the model's queue; back on the main queue, reads the journal again when
+    /// `changed` says its result changed the file, then calls `completion`.
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable (any JournalStoring) throws(JournalError) -> T,
+                                      changed: @escaping @MainActor (T) -> Bool = { _ in false },
+                                      completion: @escaping @MainActor (Result<T, JournalError>) -> Void) {
         let store = self.store
-        work.async {
-            let result = Result { () throws(JournalError) in try store.undoImport(receipt) }
+        self.work.async {
+            let result = Result { () throws(JournalError) in try work(store) }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    if case .success = result { self.reloadFromDisk() }
+                    if case .success(let value) = result, changed(value) { self.reloadFromDisk() }
                     completion(result)
                 }
             }

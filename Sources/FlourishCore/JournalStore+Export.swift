@@ -65,8 +65,9 @@ extension JournalStore {
                 unreadable += batch.unreadable.count
                 for entry in batch.entries.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
                     let tags = entry.tagIDs.compactMap { tagNames[$0] }.sorted { TagName.key($0) < TagName.key($1) }
+                    let time = text.localTime(of: entry)
                     if format == .markdownByYear {
-                        let year = calendar.component(.year, from: entry.createdAt)
+                        let year = time.day.year
                         if current?.year != year {
                             // Finished but not named yet: every year is named only once all are written.
                             if let done = current?.file { try done.finishWriting() }
@@ -78,14 +79,13 @@ extension JournalStore {
                         }
                     }
                     do {
-                        try current?.file.write(text.entry(entry, tags: tags, first: written == 0, previousDay: previousDay))
+                        try current?.file.write(text.entry(entry, at: time, tags: tags, first: written == 0, previousDay: previousDay))
                     } catch let failure as ExportFailure {
                         throw failure
                     } catch {
                         throw .file(path: path, reason: "\(error)")
                     }
-                    let local = calendar.dateComponents([.year, .month, .day], from: entry.createdAt)
-                    previousDay = Insights.Day(year: local.year ?? 1970, month: local.month ?? 1, day: local.day ?? 1)
+                    previousDay = time.day
                     written += 1
                 }
             }

@@ -77,12 +77,9 @@ extension JournalStore {
                 insights.timesOfDay[time] = insights.timesOfDay[time] + one
                 insights.moodCounts[mood] += 1
             }
-            let dayNumber = { (date: Date) in
-                let parts = calendar.dateComponents([.year, .month, .day], from: date)
-                return LocalClock.dayNumber(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-            }
             if let from, let to {
-                insights.span = dayNumber(from)...max(dayNumber(from), dayNumber(to) - 1)
+                let first = Insights.Day(from, in: calendar).number
+                insights.span = first...max(first, Insights.Day(to, in: calendar).number - 1)
             }
             // The years to choose from: the first and last entries', read from the ends of the date index.
             try Self.step(db, sql: "SELECT (SELECT min(created_at) FROM entry), (SELECT max(created_at) FROM entry)") { row in

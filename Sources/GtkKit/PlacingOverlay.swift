@@ -8,7 +8,6 @@ public final class PlacingOverlay: Widget {
     /// The margin, in pixels, between the overlay's edges and the area the fractions span.
     public let inset: Double
     private var places: [UnsafeMutableRawPointer: (x: Double, y: Double)] = [:]
-    private var placed: [Widget] = []
 
     public init(child: Widget, inset: Double) {
         self.inset = inset
@@ -32,7 +31,6 @@ public final class PlacingOverlay: Widget {
     /// Adds `child`, centred on fraction (x, y) of the inset area (0, 0 is the top left).
     public func place(_ child: Widget, x: Double, y: Double) {
         places[child.pointer] = (x, y)
-        placed.append(child)
         gtk_overlay_add_overlay(OpaquePointer(raw), child.raw)
     }
 

@@ -143,7 +143,7 @@ final class InsightsChartsTests: XCTestCase {
             XCTAssertEqual(pixels.year, day.year)
             XCTAssertEqual(page.pixelsHeading.text, "Year in pixels: \(day.year)")
             let cell = pixels.cells[day.month - 1][day.day - 1]
-            XCTAssertEqual(pixels.cells[1].filter(\.isVisible).count, YearPixels.length(of: 2, in: day.year), "February")
+            XCTAssertEqual(pixels.cells[1].filter(\.isVisible).count, Insights.Day.length(ofMonth: 2, in: day.year), "February")
             XCTAssertEqual(pixels.cells.joined().filter(\.isVisible).count, day.year % 4 == 0 ? 366 : 365)
 
             harness.waitUntil("the grid is painted") { pixels.view.render() != nil }
@@ -162,7 +162,7 @@ final class InsightsChartsTests: XCTestCase {
             // Arrow keys: a day along, or the same day a month up or down (the month's last
             // when it is shorter).
             let march31 = try XCTUnwrap(pixels.days.firstIndex(of: Insights.Day(year: day.year, month: 3, day: 31)))
-            XCTAssertEqual(pixels.roving.move?(march31, .up).map { pixels.days[$0] }, Insights.Day(year: day.year, month: 2, day: YearPixels.length(of: 2, in: day.year)))
+            XCTAssertEqual(pixels.roving.move?(march31, .up).map { pixels.days[$0] }, Insights.Day(year: day.year, month: 2, day: Insights.Day.length(ofMonth: 2, in: day.year)))
             XCTAssertEqual(pixels.roving.move?(march31, .right).map { pixels.days[$0] }, Insights.Day(year: day.year, month: 4, day: 1))
             XCTAssertNil(pixels.roving.move?(0, .up))
             XCTAssertEqual(pixels.roving.move?(0, .end), pixels.days.count - 1)
@@ -217,8 +217,8 @@ final class InsightsChartsTests: XCTestCase {
             XCTAssertEqual(page.period, .year(year - 2))
             XCTAssertEqual(page.insights?.total.count, 1)
             XCTAssertEqual(page.pixelsHeading.text, "Year in pixels: \(year - 2)")
-            XCTAssertEqual(page.chart.timeline.points.count, YearPixels.length(of: 2, in: year - 2) + 337, "each day of that year")
-            XCTAssertEqual(page.chart.points.first?.index, 165 + (YearPixels.length(of: 2, in: year - 2) - 28), "15 June")
+            XCTAssertEqual(page.chart.timeline.points.count, Insights.Day.length(ofMonth: 2, in: year - 2) + 337, "each day of that year")
+            XCTAssertEqual(page.chart.points.first?.index, 165 + (Insights.Day.length(ofMonth: 2, in: year - 2) - 28), "15 June")
             let june15 = Insights.Day(year: year - 2, month: 6, day: 15)
             XCTAssertTrue(page.pixels.cells[5][14].hasClass(Theme.moodClass(.theWorst)))
             XCTAssertEqual(page.pixels.roving.current.map { page.pixels.days[$0] }, Insights.Day(year: year - 2, month: 1, day: 1),
