@@ -84,9 +84,9 @@ enum ResourceLocator {
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         let binFolder = executable.deletingLastPathComponent()
         folders.append(binFolder.appendingPathComponent("../share/flourish").standardized.path)
-        // Sources/FlourishApp/Theme.swift -> Resources/, for `swift run` and `swift test`.
+        // Sources/FlourishApp/Window/Theme.swift -> Resources/, for `swift run` and `swift test`.
         let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Resources").standardized
+            .appendingPathComponent("../../../Resources").standardized
         folders.append(sourceTree.path)
         return folders
     }

@@ -11,7 +11,7 @@ final class MigrationTests: XCTestCase {
     private let folder = TemporaryFolder()
 
     private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures").standardized
+        .appendingPathComponent("../../Fixtures").standardized
 
     /// A copy of the fixture to work on: the fixture itself is never opened for writing.
     private func copy(_ name: String) throws -> String {
