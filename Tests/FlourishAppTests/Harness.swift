@@ -90,6 +90,42 @@ final class Harness {
     }
 }
 
+extension Harness {
+    /// A harness whose forms show the journal's tags (the eight a new journal starts with).
+    static func withTags() throws -> Harness {
+        let harness = try Harness()
+        harness.waitUntil("the tags are read") { harness.form.fields.tags.buttons.count == 8 }
+        return harness
+    }
+
+    /// The first day of `searching()`'s entries.
+    nonisolated static let searchingStart = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// Three tagged entries a day apart from `searchingStart`, the journal page shown, the search
+    /// bar open: what the search tests and the Tags window's test start from.
+    static func searching() throws -> (Harness, [String: Entry]) {
+        let harness = try withTags()
+        let work = try harness.tagID("work"), friends = try harness.tagID("friends")
+        var entries: [String: Entry] = [:]
+        for (index, (title, body, mood, tags)) in [("Café au lait", "Morning with friends", Mood.theBest, [friends]),
+                                                   ("Walking the dog", "Rain at the cafe", Mood.meh, [work, friends]),
+                                                   ("Long meeting", "Work all day", Mood.theWorst, [work])].enumerated() {
+            entries[title] = try harness.journal.save(try EntryDraft(title: title, body: body, mood: mood, tagIDs: Set(tags)).validated().get(),
+                                                      createdAt: searchingStart.addingTimeInterval(Double(index) * 86_400))
+        }
+        harness.model.load()
+        harness.main.show(.journal)
+        harness.waitUntil("listed") { harness.main.journal.list.count == 3 }
+        XCTAssertTrue(harness.main.window.activateAction("win.find"), "Ctrl+F")
+        XCTAssertTrue(harness.main.journal.search.isSearching)
+        return (harness, entries)
+    }
+
+    func tagID(_ name: String) throws -> Int64 {
+        try XCTUnwrap(model.tags.first { $0.name == name }).id
+    }
+}
+
 extension XCTestCase {
     /// XCTest on Linux runs tests on the main thread; this says so to the compiler.
     @MainActor

@@ -131,3 +131,13 @@ extension JournalController {
         for (page, widget) in pages where page != shown { widget.isVisible = false }
     }
 }
+
+extension JournalChange {
+    /// Whether the change can add, remove or change an entry a search found.
+    var changesResults: Bool {
+        switch self {
+        case .inserted, .restored, .moved, .removed, .updated, .reloaded, .tagsChanged: true
+        case .entriesLoaded, .checked: false
+        }
+    }
+}

@@ -304,13 +304,3 @@ final class JournalController: JournalModelDelegate {
     /// The results list's rows built so far, for tests.
     var resultRows: [JournalRow] { resultsList.builtRows }
 }
-
-extension JournalChange {
-    /// Whether the change can add, remove or change an entry a search found.
-    var changesResults: Bool {
-        switch self {
-        case .inserted, .restored, .moved, .removed, .updated, .reloaded, .tagsChanged: true
-        case .entriesLoaded, .checked: false
-        }
-    }
-}

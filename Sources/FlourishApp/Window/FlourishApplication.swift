@@ -156,8 +156,3 @@ public final class FlourishApplication {
         problemWindow?.0.close()
     }
 }
-
-/// Where the journal lives unless `--database` says otherwise.
-public enum JournalPaths {
-    public static func defaultJournal() -> String { JournalLocation.defaultPath(folderName: BuildProfile.dataFolderName) }
-}

@@ -37,16 +37,3 @@ public struct Entry: Sendable, Equatable, Identifiable {
         return entry
     }
 }
-
-/// A position on Earth with its accuracy radius in metres.
-public struct Location: Sendable, Equatable {
-    public let latitude: Double
-    public let longitude: Double
-    public let accuracy: Double
-
-    public init(latitude: Double, longitude: Double, accuracy: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.accuracy = accuracy
-    }
-}

@@ -2,13 +2,6 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// How a journal fared in its health check.
-public enum JournalHealth: Equatable, Sendable {
-    case healthy
-    /// SQLite found damage; `report` is what it said (its own words, for the rescue tools).
-    case damaged(report: [String])
-}
-
 /// The only door to the journal file: opens (creating it private to the user), checks, migrates,
 /// and offers intent methods. Thread-safe; all methods block, so call them off the GTK thread.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Tags and search: the store's intents for the tags issue. Each write is one transaction.
+/// The store's intents for tags. Each write is one transaction.
 extension JournalStore {
     /// Every tag, by name, with how many entries carry it (counted: the Tags window's list) or
     /// not (the forms' toggles, which must not wait on counting a ten-year journal's tags).
@@ -77,72 +77,6 @@ extension JournalStore {
         let rows = try Row.fetchCursor(db, sql: "SELECT entry_id, tag_id FROM entry_tag WHERE entry_id IN (\(ids.map(String.init).joined(separator: ",")))")
         while let row = try rows.next() { tags[row["entry_id"], default: []].insert(row["tag_id"]) }
         return tags
-    }
-
-    /// The ids of the entries that match `query`, in no order: the journal model puts them in
-    /// its own (it holds every id newest first), so no search sorts in SQL. A text-only query
-    /// is answered by the index alone.
-    public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] {
-        try cautiously(query) { match throws(JournalError) in
-            if let match, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
-                return try reading { db in
-                    try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
-                }
-            }
-            let (filter, arguments) = Self.filter(query, match: match)
-            return try reading { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
-        }
-    }
-
-    /// The ids of the entries that match `query`, newest first (the journal's own order).
-    public func search(_ query: JournalQuery) throws(JournalError) -> [Int64] {
-        try cautiously(query) { match throws(JournalError) in
-            let (filter, arguments) = Self.filter(query, match: match)
-            let sql = "SELECT id FROM entry \(filter) ORDER BY created_at DESC, id DESC"
-            return try reading { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
-        }
-    }
-
-    /// Runs `find` with the query's words; if SQLite refuses them (a letter its tokenizer does
-    /// not know split a word in two), once more with the words cut cautiously, and with no word
-    /// left, nothing matches. A search is never an error because of what was typed.
-    private func cautiously(_ query: JournalQuery, _ find: (String?) throws(JournalError) -> [Int64]) throws(JournalError) -> [Int64] {
-        guard let match = query.matchExpression else { return try find(nil) }
-        do {
-            return try find(match)
-        } catch .refusedSearch {
-            guard let cautious = query.cautiousMatchExpression else { return [] }
-            return try find(cautious)
-        }
-    }
-
-    /// The WHERE clause for `query`, with its arguments ("" for the whole journal).
-    private static func filter(_ query: JournalQuery, match: String?) -> (String, StatementArguments) {
-        var conditions: [String] = []
-        var arguments: StatementArguments = []
-        if let match {
-            conditions.append("id IN (SELECT rowid FROM entry_search WHERE entry_search MATCH ?)")
-            arguments += [match]
-        }
-        if !query.moods.isEmpty {
-            conditions.append("mood IN (\(query.moods.map { String($0.rawValue) }.sorted().joined(separator: ",")))")
-        }
-        if let from = query.from {
-            conditions.append("created_at >= ?")
-            arguments += [from]
-        }
-        if let to = query.to {
-            conditions.append("created_at < ?")
-            arguments += [to]
-        }
-        if !query.tagIDs.isEmpty {
-            // Every chosen tag, not any of them.
-            conditions.append("""
-                (SELECT count(*) FROM entry_tag WHERE entry_tag.entry_id = entry.id
-                 AND entry_tag.tag_id IN (\(query.tagIDs.map(String.init).sorted().joined(separator: ",")))) = \(query.tagIDs.count)
-                """)
-        }
-        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
     /// The entry carries exactly these tags. A tag deleted meanwhile (in the Tags window, while

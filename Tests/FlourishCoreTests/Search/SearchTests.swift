@@ -3,73 +3,15 @@ import FlourishTestSupport
 import Foundation
 import XCTest
 
-/// Tags (round trip, rename, merge, delete) and search (full text, filters, and the index kept
-/// current by every change), on a real journal file.
-final class TagsAndSearchTests: XCTestCase {
+/// Search (full text, filters, and the index kept current by every change), on a real journal file.
+final class SearchTests: XCTestCase {
     let folder = TemporaryFolder()
-
-    private func save(_ store: JournalStore, _ title: String, _ body: String = "", _ mood: Mood = .okay, day: Int) throws -> Entry {
-        try store.save(try EntryDraft(title: title, body: body, mood: mood).validated().get(),
-                       createdAt: Date(timeIntervalSince1970: Double(day) * 86_400))
-    }
-
-    func testTagsRoundTripAndTheirNamesFollowTheRules() throws {
-        let store = try JournalStore(path: folder.file("j.sqlite"))
-        let hiking = try store.createTag(named: "  Hiking ")
-        XCTAssertEqual(hiking.name, "Hiking", "trimmed")
-        XCTAssertThrowsError(try store.createTag(named: "HIKING")) { error in
-            XCTAssertEqual(error as? JournalError, .tagName(.taken(existing: "Hiking")))
-        }
-        XCTAssertThrowsError(try store.createTag(named: "   ")) { XCTAssertEqual($0 as? JournalError, .tagName(.empty)) }
-        XCTAssertThrowsError(try store.createTag(named: String(repeating: "x", count: 41))) {
-            XCTAssertEqual($0 as? JournalError, .tagName(.tooLong))
-        }
-        XCTAssertNoThrow(try store.createTag(named: String(repeating: "é", count: 40)), "40 characters, not bytes")
-        let work = try XCTUnwrap(try store.tags().first { $0.name == "work" })
-        let entry = try save(store, "Long day", day: 1)
-        try store.setTags([hiking.id, work.id], forEntry: entry.id)
-        XCTAssertEqual(try store.tagIDs(forEntries: [entry.id]), [entry.id: [hiking.id, work.id]])
-        XCTAssertEqual(try store.tags().first { $0.id == hiking.id }?.entryCount, 1)
-
-        try store.renameTag(id: hiking.id, to: "Walking")
-        XCTAssertEqual(try store.tags().first { $0.id == hiking.id }?.name, "Walking")
-        XCTAssertEqual(try store.tagIDs(forEntries: [entry.id])[entry.id], [hiking.id, work.id], "entries keep a renamed tag")
-        XCTAssertThrowsError(try store.renameTag(id: hiking.id, to: "WORK"))
-        XCTAssertNoThrow(try store.renameTag(id: hiking.id, to: "walking"), "its own name in another case")
-    }
-
-    func testMergeAndDeleteSayHowManyEntriesTheyTouchAndKeepTheEntries() throws {
-        let store = try JournalStore(path: folder.file("j.sqlite"))
-        let tags = try store.tags()
-        let work = try XCTUnwrap(tags.first { $0.name == "work" }), music = try XCTUnwrap(tags.first { $0.name == "music" })
-        let a = try save(store, "a", day: 1), b = try save(store, "b", day: 2), c = try save(store, "c", day: 3)
-        try store.setTags([work.id], forEntry: a.id)
-        try store.setTags([work.id, music.id], forEntry: b.id)
-        try store.setTags([music.id], forEntry: c.id)
-        XCTAssertEqual(try store.mergeTag(id: music.id, into: work.id), 1, "c gains work; b had it already")
-        XCTAssertNil(try store.tags().first { $0.id == music.id })
-        XCTAssertEqual(try store.tagIDs(forEntries: [a.id, b.id, c.id]), [a.id: [work.id], b.id: [work.id], c.id: [work.id]])
-        XCTAssertEqual(try store.deleteTag(id: work.id), 3)
-        XCTAssertEqual(try store.tagIDs(forEntries: [a.id, b.id, c.id]), [:])
-        XCTAssertEqual(try store.count(), 3, "entries keep everything else")
-    }
-
-    func testUndoingADeletePutsItsTagsBack() throws {
-        let store = try JournalStore(path: folder.file("j.sqlite"))
-        let work = try XCTUnwrap(try store.tags().first { $0.name == "work" })
-        let entry = try save(store, "tagged", day: 1)
-        try store.setTags([work.id], forEntry: entry.id)
-        let deleted = try store.delete(id: entry.id)
-        XCTAssertEqual(try store.tags().first { $0.id == work.id }?.entryCount, 0)
-        _ = try store.restore(deleted)
-        XCTAssertEqual(try store.tagIDs(forEntries: [entry.id]), [entry.id: [work.id]])
-    }
 
     func testTextSearchFindsPrefixesWithoutCaseOrAccentsNewestFirst() throws {
         let store = try JournalStore(path: folder.file("j.sqlite"))
-        let cafe = try save(store, "Café morning", "Croissant and a long talk", day: 1)
-        let walk = try save(store, "Walk", "By the CAFE on the corner, then home", day: 2)
-        _ = try save(store, "Nothing here", "Rain", day: 3)
+        let cafe = try store.save("Café morning", "Croissant and a long talk", day: 1)
+        let walk = try store.save("Walk", "By the CAFE on the corner, then home", day: 2)
+        _ = try store.save("Nothing here", "Rain", day: 3)
         XCTAssertEqual(try store.search(JournalQuery(text: "cafe")), [walk.id, cafe.id])
         XCTAssertEqual(try store.search(JournalQuery(text: "caf")), [walk.id, cafe.id], "a word's start matches as you type")
         XCTAssertEqual(try store.search(JournalQuery(text: "CROISS")), [cafe.id])
@@ -80,7 +22,7 @@ final class TagsAndSearchTests: XCTestCase {
 
     func testTheIndexFollowsEditsDeletionsAndUndo() throws {
         let store = try JournalStore(path: folder.file("j.sqlite"))
-        let entry = try save(store, "Sunrise", "Swim in the lake", day: 1)
+        let entry = try store.save("Sunrise", "Swim in the lake", day: 1)
         _ = try store.update(id: entry.id, with: try EntryDraft(title: "Sunset", body: "Read by the fire", mood: .okay).validated().get(),
                              updatedAt: Date())
         XCTAssertEqual(try store.search(JournalQuery(text: "lake")), [])
@@ -95,9 +37,9 @@ final class TagsAndSearchTests: XCTestCase {
         let store = try JournalStore(path: folder.file("j.sqlite"))
         let tags = try store.tags()
         let work = try XCTUnwrap(tags.first { $0.name == "work" }), friends = try XCTUnwrap(tags.first { $0.name == "friends" })
-        let e1 = try save(store, "Office party", "with friends from work", .theBest, day: 10)
-        let e2 = try save(store, "Office again", "deadline", .meh, day: 20)
-        let e3 = try save(store, "Dinner party", "friends over", .reallyGood, day: 30)
+        let e1 = try store.save("Office party", "with friends from work", .theBest, day: 10)
+        let e2 = try store.save("Office again", "deadline", .meh, day: 20)
+        let e3 = try store.save("Dinner party", "friends over", .reallyGood, day: 30)
         try store.setTags([work.id, friends.id], forEntry: e1.id)
         try store.setTags([work.id], forEntry: e2.id)
         try store.setTags([friends.id], forEntry: e3.id)
@@ -118,7 +60,7 @@ final class TagsAndSearchTests: XCTestCase {
         // Saved out of date order, so that id order is not the journal's.
         var saved: [Entry] = []
         for (index, day) in [5, 1, 9, 3, 7, 2].enumerated() {
-            let entry = try save(store, "walk \(index)", index % 2 == 0 ? "by the sea" : "in town", Mood(rawValue: index % 6)!, day: day)
+            let entry = try store.save("walk \(index)", index % 2 == 0 ? "by the sea" : "in town", Mood(rawValue: index % 6)!, day: day)
             if index % 3 == 0 { try store.setTags([work.id], forEntry: entry.id) }
             saved.append(entry)
         }

@@ -1,0 +1,138 @@
+@testable import FlourishApp
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GtkKit
+import XCTest
+
+/// The Journal page's search bar with its filters and Escape, in a real window over a real
+/// journal file.
+final class SearchUITests: XCTestCase {
+    private static let start = Harness.searchingStart
+
+    @MainActor
+    private func waitForResults(_ harness: Harness, _ titles: [String], _ entries: [String: Entry],
+                                file: StaticString = #filePath, line: UInt = #line) {
+        let ids = titles.map { entries[$0]!.id }
+        harness.waitUntil("the results are \(titles)", file: file, line: line) { harness.main.journal.resultsList.keys == ids }
+    }
+
+    func testSearchAsYouTypeFindsWordsAndHighlightsThem() throws {
+        try MainActor.assumeIsolated {
+            let (harness, entries) = try Harness.searching()
+            defer { harness.close() }
+            let journal = harness.main.journal
+            XCTAssertTrue(journal.search.entry.containsFocus, "Ctrl+F puts the keyboard in the search field")
+            journal.search.entry.text = "caf"
+            waitForResults(harness, ["Walking the dog", "Café au lait"], entries)
+            XCTAssertEqual(journal.search.resultCount.text, "2 entries")
+            journal.search.entry.text = "cafe rain"
+            waitForResults(harness, ["Walking the dog"], entries)
+            XCTAssertEqual(journal.search.resultCount.text, "1 entry")
+            let row = try XCTUnwrap(journal.resultRows.first { $0.entryID == entries["Walking the dog"]!.id })
+            harness.waitUntil("the row is bound") { row.entry != nil }
+            XCTAssertEqual(row.bodyLabel.highlights, [0..<4, 12..<16], "Rain and cafe are highlighted in the body")
+            XCTAssertEqual(row.titleLabel.highlights, [])
+
+            journal.search.entry.text = "nothing like it"
+            harness.waitUntil("no results") { journal.resultsList.count == 0 && journal.noMatches.isMapped }
+            XCTAssertEqual(journal.search.resultCount.text, "No entries")
+            XCTAssertTrue(journal.noMatches.isMapped, "a search that finds nothing says so")
+        }
+    }
+
+    func testFiltersCombineWithTheWordsAndWithEachOther() throws {
+        try MainActor.assumeIsolated {
+            let (harness, entries) = try Harness.searching()
+            defer { harness.close() }
+            let search = harness.main.journal.search
+            search.moodChoices[Mood.theWorst.rawValue].isActive = true
+            waitForResults(harness, ["Long meeting"], entries)
+            XCTAssertEqual(search.moodButton.label, "Mood (1)")
+            search.moodChoices[Mood.meh.rawValue].isActive = true
+            waitForResults(harness, ["Long meeting", "Walking the dog"], entries)
+            search.entry.text = "rain"
+            waitForResults(harness, ["Walking the dog"], entries)
+            search.entry.text = ""
+            search.moodChoices[Mood.theWorst.rawValue].isActive = false
+            search.moodChoices[Mood.meh.rawValue].isActive = false
+
+            let work = try harness.tagID("work"), friends = try harness.tagID("friends")
+            search.tagChoices.first { $0.id == friends }!.check.isActive = true
+            waitForResults(harness, ["Walking the dog", "Café au lait"], entries)
+            search.tagChoices.first { $0.id == work }!.check.isActive = true
+            waitForResults(harness, ["Walking the dog"], entries)
+            XCTAssertEqual(search.tagButton.label, "Tags (2)", "entries with all the chosen tags")
+            search.tagChoices.first { $0.id == friends }!.check.isActive = false
+
+            search.from.set(Self.start.addingTimeInterval(86_400))
+            waitForResults(harness, ["Long meeting", "Walking the dog"], entries)
+            search.to.set(Self.start.addingTimeInterval(86_400))
+            waitForResults(harness, ["Walking the dog"], entries)
+            XCTAssertEqual(search.to.button.accessibleName, "To")
+        }
+    }
+
+    func testEscapeBringsTheWholeJournalBackWhereItWas() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness.withTags()
+            defer { harness.close() }
+            try harness.journal.save((0..<300).map { index in
+                (entry: try EntryDraft(title: "Day \(index)", body: index % 50 == 0 ? "A rare word: heron." : "Ordinary words.",
+                                       mood: .okay).validated().get(),
+                 createdAt: Self.start.addingTimeInterval(Double(index) * 86_400))
+            })
+            harness.model.load()
+            harness.main.show(.journal)
+            let journal = harness.main.journal
+            harness.waitUntil("listed") { journal.list.count == 300 }
+            MainLoop.run(for: 0.2)
+            journal.scroller.verticalPosition = 3_000
+            harness.waitUntil("scrolled down") { journal.scroller.verticalPosition == 3_000 }
+            MainLoop.run(for: 0.2)
+
+            harness.main.window.activateAction("win.find")
+            journal.search.entry.text = "heron"
+            harness.waitUntil("six results") { journal.resultsList.count == 6 && journal.resultsScroller.isMapped }
+            XCTAssertEqual(journal.resultsScroller.verticalPosition, 0, "results start at the top")
+            XCTAssertEqual(journal.list.count, 300, "the journal's own list is left as it was")
+
+            journal.search.stop() // Escape
+            harness.waitUntil("the whole journal") { journal.scroller.isMapped }
+            MainLoop.run(for: 0.3)
+            XCTAssertEqual(journal.scroller.verticalPosition, 3_000, "at its previous position")
+            XCTAssertFalse(journal.search.isSearching)
+            XCTAssertEqual(journal.search.entry.text, "", "the words are cleared")
+            XCTAssertTrue(journal.rows.allSatisfy { $0.bodyLabel.highlights.isEmpty }, "nothing highlighted")
+            XCTAssertTrue(journal.list.focusedRow != nil || journal.list.containsFocus, "the keyboard is back on the journal")
+        }
+    }
+
+    func testAnEntrySavedOrDeletedDuringASearchIsFoundOrGoesAtOnce() throws {
+        try MainActor.assumeIsolated {
+            let (harness, entries) = try Harness.searching()
+            defer { harness.close() }
+            let journal = harness.main.journal
+            journal.search.entry.text = "cafe"
+            waitForResults(harness, ["Walking the dog", "Café au lait"], entries)
+            var saved: Entry?
+            harness.model.save(try EntryDraft(title: "Another café", mood: .okay).validated().get()) { saved = try? $0.get() }
+            harness.waitUntil("saved") { saved != nil }
+            harness.waitUntil("found by the search shown") { journal.resultsList.keys.first == saved?.id && journal.resultsList.count == 3 }
+            XCTAssertEqual(journal.list.count, 4, "and listed in the journal underneath")
+            journal.delete(entries["Café au lait"]!.id)
+            harness.waitUntil("gone from the results") { journal.resultsList.count == 2 }
+            XCTAssertEqual(journal.search.resultCount.text, "2 entries")
+        }
+    }
+
+    func testAChangedSearchIsOneSpliceOfItsResults() {
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [5, 4, 3, 2]) == (4, 0, []))
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [6, 5, 4, 3, 2]) == (0, 0, [6]))
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [5, 3, 2]) == (1, 1, []))
+        XCTAssertTrue(JournalController.difference(from: [5, 4, 3, 2], to: [5, 4, 9, 2]) == (2, 1, [9]))
+        XCTAssertTrue(JournalController.difference(from: [], to: [1, 2]) == (0, 0, [1, 2]))
+        XCTAssertTrue(JournalController.difference(from: [1, 2], to: []) == (0, 2, []))
+        XCTAssertTrue(JournalController.difference(from: [1, 1], to: [1]) == (1, 1, []))
+    }
+}
