@@ -26,9 +26,11 @@ let package = Package(
         ),
         // glibc's gettext, for the core's own words; no GTK.
         .systemLibrary(name: "CIntl"),
+        // libsodium, for sync: what leaves the machine is sealed with it; no GTK.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(
             name: "FlourishCore",
-            dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["CIntl", "CSodium", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(

@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or a Flourish JSON export at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, any other okay); entries already there are skipped\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or a Flourish JSON export at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, any other okay); entries already there are skipped\n  --sync-setup FOLDER  sync the journal through FOLDER, end-to-end encrypted: join the\n                    journal there with its passphrase, or start one with a new passphrase\n                    (read from standard input when it is not a terminal), then sync once\n  --sync            sync once (the passphrase is read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -25,6 +25,7 @@ var recovery: (from: String, to: String)?
 var restoreFrom: String?
 var exportTo: (format: ExportFormat, path: String)?
 var importFrom: String?
+var syncCommand: (setup: String?, off: Bool)?
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -54,6 +55,13 @@ while let argument = arguments.popFirst() {
     case "--import":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--import needs the path of the file to import")) }
         importFrom = path
+    case "--sync-setup":
+        guard let target = arguments.popFirst(), !target.isEmpty else { fail(tr("--sync-setup needs the folder to sync through")) }
+        syncCommand = (target, false)
+    case "--sync":
+        syncCommand = (nil, false)
+    case "--sync-off":
+        syncCommand = (nil, true)
     case "--database":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--database needs a file path")) }
         databasePath = path
@@ -119,6 +127,12 @@ if let exportTo {
         FileHandle.standardError.write(Data("flourish: \(error.message)\n".utf8))
         exit(1)
     }
+}
+if let syncCommand {
+    let store = openJournal()
+    if let target = syncCommand.setup { runSyncSetup(store, target: target) }
+    if syncCommand.off { runSyncOff(store) }
+    runSync(store)
 }
 if let importFrom {
     let store = openJournal()

@@ -14,6 +14,9 @@ enum JournalSchema {
     static let fasterSearchMigration = "v4: faster search index"
     /// Each entry's date and mood in an index of their own, read without touching the entries.
     static let insightsMigration = "v5: index of dates and moods"
+    /// What sync needs: its settings, the changes not sent yet, deletions, and the earlier
+    /// versions a conflict kept. Nothing in the tables before it changes.
+    static let syncMigration = "v6: sync"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -41,6 +44,7 @@ enum JournalSchema {
             // SQLite answers from this index alone, in about 20 ms. It costs 3 MB at 100,000.
             try db.execute(sql: "CREATE INDEX entry_by_created_at_and_mood ON entry (created_at, mood)")
         }
+        migrator.registerMigration(syncMigration, migrate: addSync)
         return migrator
     }
 
@@ -151,6 +155,87 @@ enum JournalSchema {
               INSERT INTO entry_search (rowid, title, body) VALUES (new.id, new.title, new.body);
             END;
             INSERT INTO entry_search (entry_search) VALUES ('rebuild');
+            """)
+    }
+
+    /// Sync's tables, empty until sync is set up (see `JournalSync`):
+    /// - `sync_state`: the place, the journal's id there, this machine's id, the next batch's
+    ///   number, how far the change log has been sent.
+    /// - `sync_change`: what changed since the last sync, appended by triggers in the same
+    ///   transaction as each change, so no write path (a save, an edit, an undo, an import, a tag
+    ///   renamed in the Tags window) can forget it. Entries are named by uuid, tags by name.
+    ///   The triggers write only while sync is on, and not while a sync applies what other
+    ///   machines sent (`applying`), which is theirs, not a change of this machine's.
+    /// - `sync_tombstone`: entries deleted, with when, so that a deletion travels and an entry
+    ///   is not brought back by a machine that had not heard of it; `sync_tag_gone` does the
+    ///   same for tags' names.
+    /// - `sync_applied`: the batches of other machines already applied (and this machine's own).
+    /// - `entry_version`: the version of an entry that lost a conflict, kept in full.
+    private static func addSync(_ db: Database) throws {
+        let on = "EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal') AND NOT EXISTS (SELECT 1 FROM sync_state WHERE key = 'applying')"
+        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+        try db.execute(sql: """
+            CREATE TABLE sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE sync_change (
+              seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+              kind   TEXT NOT NULL,
+              name   TEXT NOT NULL,
+              detail TEXT,
+              at     TEXT NOT NULL DEFAULT (\(now))
+            );
+            CREATE INDEX sync_change_by_name ON sync_change (name);
+            CREATE TABLE sync_tombstone (uuid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE sync_tag_gone (key TEXT PRIMARY KEY NOT NULL, gone_at TEXT NOT NULL, renamed_to TEXT) WITHOUT ROWID;
+            CREATE TABLE sync_applied (machine TEXT NOT NULL, batch INTEGER NOT NULL, PRIMARY KEY (machine, batch)) WITHOUT ROWID;
+            CREATE TABLE entry_version (
+              id         INTEGER PRIMARY KEY AUTOINCREMENT,
+              entry_uuid TEXT NOT NULL,
+              title      TEXT NOT NULL,
+              body       TEXT NOT NULL,
+              mood       INTEGER NOT NULL,
+              created_at TEXT NOT NULL,
+              updated_at TEXT,
+              latitude   REAL,
+              longitude  REAL,
+              accuracy   REAL,
+              tags       TEXT NOT NULL,
+              kept_at    TEXT NOT NULL
+            );
+            CREATE INDEX entry_version_by_entry ON entry_version (entry_uuid);
+
+            -- An entry saved, imported or put back by Undo; put back, it says when it came back.
+            CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail)
+                VALUES (CASE WHEN EXISTS (SELECT 1 FROM sync_tombstone WHERE uuid = new.uuid) THEN 'revived' ELSE 'entry' END,
+                        new.uuid, \(now));
+              DELETE FROM sync_tombstone WHERE uuid = new.uuid;
+            END;
+            -- An entry edited: the detail is the version it replaced (its stamp), which tells a
+            -- machine that had that version a later edit from an edit made beside it.
+            CREATE TRIGGER sync_entry_updated AFTER UPDATE ON entry WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail) VALUES ('entry', new.uuid, coalesce(old.updated_at, old.created_at));
+            END;
+            CREATE TRIGGER sync_entry_deleted AFTER DELETE ON entry WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail) VALUES ('deleted', old.uuid, NULL);
+              INSERT OR REPLACE INTO sync_tombstone (uuid, deleted_at) VALUES (old.uuid, \(now));
+            END;
+            CREATE TRIGGER sync_tag_inserted AFTER INSERT ON tag WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail) VALUES ('tag', new.name, NULL);
+            END;
+            CREATE TRIGGER sync_tag_renamed AFTER UPDATE OF name ON tag WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail) VALUES ('rename', old.name, new.name);
+            END;
+            CREATE TRIGGER sync_tag_deleted AFTER DELETE ON tag WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail) VALUES ('delete-tag', old.name, NULL);
+            END;
+            -- A tag's old name, gone from the journal (renamed, merged or deleted), and when: an
+            -- entry or a machine that still says it, from before then, means the tag as it is now.
+            CREATE TRIGGER sync_tag_name_gone AFTER UPDATE OF key ON tag WHEN \(on) AND old.key != new.key BEGIN
+              INSERT OR REPLACE INTO sync_tag_gone (key, gone_at, renamed_to) VALUES (old.key, \(now), new.name);
+            END;
+            CREATE TRIGGER sync_tag_gone AFTER DELETE ON tag WHEN \(on) BEGIN
+              INSERT OR REPLACE INTO sync_tag_gone (key, gone_at, renamed_to) VALUES (old.key, \(now), NULL);
+            END;
             """)
     }
 }

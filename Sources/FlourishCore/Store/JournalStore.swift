@@ -200,6 +200,13 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         try writing { db in
             // Only the columns an edit changes are written: the location is never edited, and an
             // untouched date keeps its stored bytes.
+            // An edit is stamped after the version it replaces, even on a machine whose clock is
+            // behind the one that made that version: sync orders an entry's versions by stamp.
+            var updatedAt = updatedAt
+            let previous = try DatabaseValue.fetchOne(db, sql: "SELECT updated_at FROM entry WHERE id = ?", arguments: [id])
+            if let previous = StoredDate.parse(previous?.storage), previous >= updatedAt {
+                updatedAt = previous.addingTimeInterval(0.001)
+            }
             var assignments = "title = ?, body = ?, mood = ?, updated_at = ?"
             var arguments: StatementArguments = [entry.title, entry.body, entry.mood.rawValue, updatedAt]
             if let date = entry.date {

@@ -42,10 +42,21 @@ extension JournalStore {
     public func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int {
         guard id != target else { return 0 }
         return try writing { db in
+            let source = try String.fetchOne(db, sql: "SELECT key FROM tag WHERE id = ?", arguments: [id])
             try db.execute(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, tag_id) SELECT entry_id, ? FROM entry_tag WHERE tag_id = ?",
                            arguments: [target, id])
             let moved = db.changesCount
+            // Synced, the merge travels as one (the deletion alone would take the tag off entries
+            // elsewhere instead of moving them).
+            try db.execute(sql: """
+                INSERT INTO sync_change (kind, name, detail) SELECT 'merge-tag', source.name, target.name
+                FROM tag AS source, tag AS target
+                WHERE source.id = ? AND target.id = ? AND EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
+                """, arguments: [id, target])
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+            // Its name now means the tag it went into (recorded only while synced).
+            try db.execute(sql: "UPDATE sync_tag_gone SET renamed_to = (SELECT name FROM tag WHERE id = ?) WHERE key = ?",
+                           arguments: [target, source])
             return moved
         }
     }

@@ -59,7 +59,7 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods"])
+                            "v5: index of dates and moods", "v6: sync"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -120,7 +120,7 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods"])
+                            "v5: index of dates and moods", "v6: sync"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -136,7 +136,9 @@ final class MigrationTests: XCTestCase {
         defer { try? queue.close() }
         return try queue.read { db in
             var tables: [String: [[String]]] = [:]
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] {
+            let sync = try db.tableExists("sync_state")
+                ? ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -160,8 +162,10 @@ final class MigrationTests: XCTestCase {
         _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         var after = try everyTable(path)
+        dropEmptySyncTables(&after)
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v4: faster search index'"])
         XCTAssertEqual(after, before, "no row of a v3 journal changes by opening it")
@@ -201,8 +205,10 @@ final class MigrationTests: XCTestCase {
         _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         var after = try everyTable(path)
+        dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
         XCTAssertEqual(after, before, "no row of a v4 journal changes by upgrading it")
         try assertInsightsReadTheIndexAlone(path)
@@ -223,7 +229,26 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    func testAV5JournalOpensWithEveryRowAsItWas() throws {
+    /// Takes out the tables v6 added to an older journal, each of them empty.
+    private func dropEmptySyncTables(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] {
+            XCTAssertEqual(tables.removeValue(forKey: table), [], table, file: file, line: line)
+        }
+    }
+
+    /// v6 adds sync's tables, empty, and triggers that write nothing until sync is set up.
+    private func assertSyncTablesAreEmptyAndItsTriggersQuiet(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.read { db in
+            for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] {
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)"), 0, table, file: file, line: line)
+            }
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok", file: file, line: line)
+        }
+    }
+
+    func testAV5JournalUpgradesWithEveryRowAsItWas() throws {
         let path = try copy("journal-v5.sqlite")
         let before = try everyTable(path)
         XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v5: index of dates and moods'"])
@@ -239,9 +264,37 @@ final class MigrationTests: XCTestCase {
         _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         var after = try everyTable(path)
+        dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
-        XCTAssertEqual(after, before, "no row of a v5 journal changes by opening it")
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
+        XCTAssertEqual(after, before, "no row of a v5 journal changes by upgrading it")
+        try assertSyncTablesAreEmptyAndItsTriggersQuiet(path)
         try assertInsightsReadTheIndexAlone(path)
+    }
+
+    /// A v6 journal, synced through a folder with another machine (made by `flourish
+    /// --sync-setup` and `--sync`): it opens with every row as it was, sync's included, and
+    /// its triggers still note a change.
+    func testAV6SyncedJournalOpensWithEveryRowAsItWas() throws {
+        let path = try copy("journal-v6.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v6: sync'"])
+        XCTAssertEqual(before["sync_applied"]?.count, 2, "its own batch and the other machine's")
+        let store = try JournalStore(path: path)
+        let state = try XCTUnwrap(try store.syncState())
+        XCTAssertEqual(state.place, "/tmp/fx2/place")
+        let entries = try store.entries(ids: try store.entryIDs())
+        XCTAssertEqual(Set(entries.map(\.title)), ["Written by v6", "שלום 🌊", "Grey", "From the other machine"])
+        let written = try XCTUnwrap(entries.first { $0.title == "Written by v6" })
+        XCTAssertEqual(written.location, Location(latitude: 48.8566, longitude: 2.3522, accuracy: 35))
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v6 journal changes by opening it")
+
+        let reopened = try JournalStore(path: path)
+        _ = try reopened.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
+        reopened.close()
+        XCTAssertEqual(try everyTable(path)["sync_change"]?.count, 1, "the new entry is noted to be sent")
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A sync place that is a folder on this machine (kept in step with other machines by
+/// something else). A new file is written whole under a hidden temporary name, flushed, then
+/// linked to its name: `link` fails when the name is taken, so a file is never replaced, and
+/// a folder-syncing tool never sees half a file under a real name.
+public struct FolderPlace: SyncPlace {
+    public let path: String
+
+    public init(path: String) {
+        self.path = (path as NSString).standardizingPath
+    }
+
+    public var displayName: String { path }
+
+    public func prepare(create: Bool) throws(SyncError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw .notAJournal(place: path) }
+            guard access(path, R_OK | W_OK | X_OK) == 0 else { throw failure(errno) }
+            return
+        }
+        guard create else { throw .missing(place: path) }
+        // Only the folder itself: a missing parent is more likely a typo than a wish.
+        guard mkdir(path, 0o700) == 0 else { throw failure(errno) }
+    }
+
+    public func list(_ folder: String) throws(SyncError) -> [String] {
+        let full = self.full(folder)
+        guard let directory = opendir(full) else {
+            if errno == ENOENT { return [] }
+            throw failure(errno)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Hidden names are half-written files (ours or a syncing tool's) and "." and "..".
+            if !name.hasPrefix("."), entry.pointee.d_type != UInt8(DT_DIR) { names.append(name) }
+        }
+        return names
+    }
+
+    public func read(_ name: String) throws(SyncError) -> Data? {
+        let file = full(name)
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            if errno == ENOENT || !FileManager.default.fileExists(atPath: file) { return nil }
+            throw failure(errno)
+        }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw .unreachable(place: path, reason: error.localizedDescription)
+        }
+    }
+
+    public func create(_ name: String, contents: Data) throws(SyncError) {
+        let file = full(name)
+        let folder = (file as NSString).deletingLastPathComponent
+        if folder != path, mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(errno) }
+        let temporary = (folder as NSString).appendingPathComponent(".\((file as NSString).lastPathComponent).\(UUID().uuidString).part")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { unlink(temporary) }
+        let written = contents.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                // Inside the loop the buffer is not empty, so it has an address.
+                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 { if errno == EINTR { continue }; return false }
+                offset += count
+            }
+            return true
+        }
+        let problem = written ? (fsync(descriptor) == 0 ? 0 : errno) : errno
+        close(descriptor)
+        guard problem == 0 else { throw failure(problem) }
+        guard link(temporary, file) == 0 else {
+            if errno == EEXIST { throw .fileExists(name: name) }
+            throw failure(errno)
+        }
+    }
+
+    private func full(_ name: String) -> String {
+        name.isEmpty ? path : (path as NSString).appendingPathComponent(name)
+    }
+
+    /// The error a system call's errno means here.
+    private func failure(_ code: Int32) -> SyncError {
+        switch code {
+        case ENOENT, ENOTDIR: .missing(place: path)
+        case EACCES, EPERM, EROFS: .permissionDenied(place: path)
+        case ENOSPC, EDQUOT: .full(place: path)
+        default: .unreachable(place: path, reason: String(cString: strerror(code)))
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import GRDB
+
+/// What the journal knows of its sync: kept in `sync_state` (see `JournalSchema.addSync`).
+public struct SyncState: Sendable, Equatable {
+    /// The journal's id at the place (from its key file).
+    public let journal: String
+    /// Where it syncs: a folder's path or a server's address (never with a password).
+    public let place: String
+    /// This machine's id: the name of every batch it writes.
+    public let machine: String
+    /// The journal file this machine id belongs to (device and inode): a copy of the file, or a
+    /// backup put back, is another file, and takes a machine id of its own.
+    let file: String
+    let nextBatch: Int
+    /// The change log is sent up to here.
+    let sent: Int64
+}
+
+/// The store's side of sync: the state, what to send, and applying what other machines sent,
+/// each batch in one transaction.
+extension JournalStore {
+    public func syncState() throws(JournalError) -> SyncState? {
+        try reading { db in try Self.syncState(db) }
+    }
+
+    static func syncState(_ db: Database) throws -> SyncState? {
+        let values = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state").map {
+            ($0["key"] as String, $0["value"] as String)
+        })
+        guard let journal = values["journal"], let place = values["place"], let machine = values["machine"] else { return nil }
+        return SyncState(journal: journal, place: place, machine: machine, file: values["file"] ?? "",
+                         nextBatch: values["next"].flatMap(Int.init) ?? 1, sent: values["sent"].flatMap(Int64.init) ?? 0)
+    }
+
+    /// Turns sync on: everything in the journal is queued to be sent once, as this new machine's.
+    func startSync(journal: String, place: String) throws(JournalError) {
+        try writing { db in
+            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_applied")
+            try Self.setState(["journal": journal, "place": place], db)
+            try Self.becomeNewMachine(file: fileIdentity(), db)
+        }
+    }
+
+    /// Turns sync off on this machine: the place, the machine's id and the change log are
+    /// forgotten. The entries, and the earlier versions conflicts kept, stay.
+    public func stopSync() throws(JournalError) {
+        try writing { db in
+            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_applied")
+        }
+    }
+
+    /// The state, with a new machine id first when the journal file is not the one its machine
+    /// id was made for (a copy, or a backup put back): such a file must not write as the machine
+    /// it came from. Everything in it is then queued to be sent, as the new machine's.
+    func syncStateForThisFile() throws(JournalError) -> SyncState? {
+        let file = fileIdentity()
+        return try writing { db in
+            guard let state = try Self.syncState(db) else { return nil }
+            guard state.file != file else { return state }
+            try Self.becomeNewMachine(file: file, db)
+            return try Self.syncState(db)
+        }
+    }
+
+    private static func becomeNewMachine(file: String, _ db: Database) throws {
+        let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
+        try setState(["machine": machine, "file": file, "next": "1", "sent": "0"], db)
+        try db.execute(sql: "DELETE FROM sync_change")
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'tag', name FROM tag ORDER BY id")
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'entry', uuid FROM entry ORDER BY id")
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'deleted', uuid FROM sync_tombstone")
+    }
+
+    /// "device:inode" of the journal file.
+    func fileIdentity() -> String {
+        var status = stat()
+        guard stat(file, &status) == 0 else { return "" }
+        return "\(status.st_dev):\(status.st_ino)"
+    }
+
+    private static func setState(_ values: [String: String], _ db: Database) throws {
+        for (key, value) in values {
+            try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    // MARK: - Sending
+
+    /// Everything changed since the last batch, in the order it changed (an entry at its latest
+    /// change, as it is now), and how far the change log goes.
+    func pendingChanges() throws(JournalError) -> (changes: [SyncChange], upTo: Int64) {
+        try reading { db in
+            let sent = try Self.syncState(db)?.sent ?? 0
+            let rows = try Row.fetchAll(db, sql: "SELECT seq, kind, name, detail, at FROM sync_change WHERE seq > ? ORDER BY seq", arguments: [sent])
+            guard let upTo = rows.last?["seq"] as Int64? else { return ([], sent) }
+            // Each entry once, where it last changed; its base is the version before its first change.
+            var last: [String: Int] = [:]
+            var base: [String: String] = [:]
+            var revived: [String: String] = [:]
+            for (index, row) in rows.enumerated() {
+                let kind: String = row["kind"], name: String = row["name"], detail: String? = row["detail"]
+                guard ["entry", "revived", "deleted"].contains(kind) else { continue }
+                if last[name] == nil, kind == "entry", let detail { base[name] = detail }
+                if kind == "revived", let detail { revived[name] = detail }
+                last[name] = index
+            }
+            let entries = try Self.syncEntries(uuids: Array(last.keys), db)
+            let tombstones = try Self.tombstones(uuids: Array(last.keys), db)
+            var changes: [SyncChange] = []
+            for (index, row) in rows.enumerated() {
+                let kind: String = row["kind"], name: String = row["name"], detail: String? = row["detail"], at: String = row["at"]
+                switch kind {
+                case "tag":
+                    // A tag renamed or deleted since says so in its own change.
+                    if try Bool.fetchOne(db, sql: "SELECT 1 FROM tag WHERE key = ?", arguments: [TagName.key(name)]) ?? false {
+                        changes.append(.tag(.tag, name, at: at))
+                    }
+                case "rename": changes.append(.tag(.rename, name, to: detail, at: at))
+                case "delete-tag": changes.append(.tag(.deleteTag, name, at: at))
+                case "merge-tag": changes.append(.tag(.mergeTag, name, to: detail, at: at))
+                case "version":
+                    if let id = Int64(name), var version = try Self.keptVersion(id: id, db) {
+                        version.kind = .version
+                        changes.append(version)
+                    }
+                default:
+                    guard last[name] == index else { continue }
+                    if var entry = entries[name] {
+                        entry.base = base[name]
+                        entry.revivedAt = revived[name]
+                        changes.append(entry)
+                    } else if let deletedAt = tombstones[name] {
+                        var deleted = SyncChange(kind: .deleted)
+                        deleted.uuid = name
+                        deleted.deletedAt = deletedAt
+                        changes.append(deleted)
+                    }
+                    // Neither: a row that cannot be read stays on this machine as it is.
+                }
+            }
+            return (changes, upTo)
+        }
+    }
+
+    /// A batch this machine wrote: it is never applied here, and the next one gets the next number.
+    func recordWritten(machine: String, batch: Int) throws(JournalError) {
+        try writing { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)", arguments: [machine, batch])
+            let next = max(try Self.syncState(db)?.nextBatch ?? 1, batch + 1)
+            try Self.setState(["next": String(next)], db)
+        }
+    }
+
+    /// Every change up to `upTo` has reached the place: the log is trimmed.
+    func recordSent(upTo: Int64) throws(JournalError) {
+        try writing { db in
+            try Self.setState(["sent": String(upTo)], db)
+            try db.execute(sql: "DELETE FROM sync_change WHERE seq <= ?", arguments: [upTo])
+        }
+    }
+
+    /// The batches already applied here (or written here), by file name.
+    func appliedBatches() throws(JournalError) -> Set<String> {
+        try reading { db in
+            Set(try Row.fetchAll(db, sql: "SELECT machine, batch FROM sync_applied").map {
+                SyncBatch.fileName(machine: $0["machine"], number: $0["batch"])
+            })
+        }
+    }
+
+    // MARK: - Reading entries as they travel
+
+    /// The readable entries with these uuids, as changes, with their tags' names.
+    static func syncEntries(uuids: [String], _ db: Database) throws -> [String: SyncChange] {
+        var found: [String: SyncChange] = [:]
+        for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE uuid IN (\(marks))", arguments: StatementArguments(chunk))
+            let readable = rows.filter { if case .success = StoredEntry.read($0) { true } else { false } }
+            let tags = try tagNames(forEntries: readable.map { $0["id"] }, db)
+            for row in readable {
+                var change = SyncChange(kind: .entry)
+                change.uuid = row["uuid"]
+                change.title = row["title"]
+                change.body = row["body"]
+                change.mood = row["mood"]
+                change.createdAt = storedText(row["created_at"])
+                change.updatedAt = (row["updated_at"] as DatabaseValue).isNull ? nil : storedText(row["updated_at"])
+                change.latitude = row["latitude"]
+                change.longitude = row["longitude"]
+                change.accuracy = row["accuracy"]
+                change.tags = tags[row["id"]] ?? []
+                found[row["uuid"]] = change
+            }
+        }
+        return found
+    }
+
+    /// A stored date as the journal holds it (text, byte for byte); a readable date stored
+    /// otherwise is written as Flourish writes dates.
+    private static func storedText(_ value: DatabaseValue) -> String? {
+        if case .string(let text) = value.storage { return text }
+        return StoredDate.parse(value.storage).map { ExportedTime($0).stored }
+    }
+
+    private static func tagNames(forEntries ids: [Int64], _ db: Database) throws -> [Int64: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var names: [Int64: [String]] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT entry_tag.entry_id, tag.name FROM entry_tag JOIN tag ON tag.id = entry_tag.tag_id
+            WHERE entry_tag.entry_id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY tag.key
+            """)
+        while let row = try rows.next() { names[row[0], default: []].append(row[1]) }
+        return names
+    }
+
+    private static func tombstones(uuids: [String], _ db: Database) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: "SELECT uuid, deleted_at FROM sync_tombstone WHERE uuid IN (\(marks))",
+                                        arguments: StatementArguments(chunk)) {
+                found[row["uuid"]] = row["deleted_at"]
+            }
+        }
+        return found
+    }
+
+    private static func keptVersion(id: Int64, _ db: Database) throws -> SyncChange? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry_version WHERE id = ?", arguments: [id]) else { return nil }
+        var change = SyncChange(kind: .version)
+        change.uuid = row["entry_uuid"]
+        change.title = row["title"]
+        change.body = row["body"]
+        change.mood = row["mood"]
+        change.createdAt = row["created_at"]
+        change.updatedAt = row["updated_at"]
+        change.latitude = row["latitude"]
+        change.longitude = row["longitude"]
+        change.accuracy = row["accuracy"]
+        change.tags = (row["tags"] as String).split(separator: "\n").map(String.init)
+        return change
+    }
+}

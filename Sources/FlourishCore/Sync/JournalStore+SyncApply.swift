@@ -1,0 +1,308 @@
+import Foundation
+import GRDB
+
+/// What applying other machines' batches did.
+public struct SyncReceipt: Sendable, Equatable {
+    /// Changes that changed this journal (entries added, edited or deleted; tags).
+    public var received = 0
+    /// Versions of entries that lost a conflict, kept as earlier versions.
+    public var conflicts = 0
+}
+
+extension JournalStore {
+    /// Applies a batch of another machine's, whole or not at all, and records it as applied. A
+    /// batch that opened with the key but does not hold what Flourish writes is refused whole.
+    func apply(_ batch: SyncBatch, fileName: String) throws(SyncError) -> SyncReceipt {
+        do {
+            return try writing { db in
+                let sent = try Self.syncState(db)?.sent ?? 0
+                // The triggers leave what is applied here out of this machine's own changes.
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('applying', '1')")
+                var applier = SyncApplier(db: db, sent: sent)
+                for change in batch.changes { try applier.apply(change) }
+                try db.execute(sql: "DELETE FROM sync_state WHERE key = 'applying'")
+                try db.execute(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)",
+                               arguments: [batch.machine, batch.number])
+                return applier.receipt
+            }
+        } catch .other(let reason) where reason == Self.invalidBatch {
+            throw .refusedFile(name: fileName)
+        } catch {
+            throw .other(reason: error.errorDescription ?? "\(error)")
+        }
+    }
+
+    /// The reason an invalid change gives, inside the transaction it ends.
+    static let invalidBatch = "a batch that is not Flourish's"
+}
+
+/// Applies one machine's changes inside a transaction: per entry the later change wins (by its
+/// stamp, the edit time or else the creation time; a tie goes to the greater content, the same
+/// on every machine), and the version that lost to an edit made beside it is kept in
+/// `entry_version`, here and, through the next batch, on every machine.
+private struct SyncApplier {
+    let db: Database
+    let sent: Int64
+    var receipt = SyncReceipt()
+
+    init(db: Database, sent: Int64) {
+        self.db = db
+        self.sent = sent
+    }
+
+    mutating func apply(_ change: SyncChange) throws {
+        switch change.kind {
+        case .entry: try applyEntry(change)
+        case .deleted: try applyDeletion(change)
+        case .version: if try keep(change, send: false) { receipt.conflicts += 1 }
+        case .tag:
+            let name = try name(change.name), at = try time(change.at)
+            // Said before the name went here (renamed, merged or deleted): the tag as it is now.
+            if let gone = try gone(name), stamp(gone.at) >= stamp(at) { return }
+            _ = try tagID(named: name)
+        case .rename:
+            let (old, new, at) = (try name(change.name), try name(change.to), try time(change.at))
+            try rename(old, to: new)
+            if TagName.key(old) != TagName.key(new) { try markGone(old, at: at, renamedTo: new) }
+        case .deleteTag:
+            let (name, at) = (try name(change.name), try time(change.at))
+            try db.execute(sql: "DELETE FROM tag WHERE key = ?", arguments: [TagName.key(name)])
+            receipt.received += db.changesCount
+            try markGone(name, at: at, renamedTo: nil)
+        case .mergeTag:
+            let (source, target, at) = (try name(change.name), try name(change.to), try time(change.at))
+            try merge(source, into: target)
+            try markGone(source, at: at, renamedTo: target)
+        }
+    }
+
+    // MARK: - Entries
+
+    private mutating func applyEntry(_ remote: SyncChange) throws {
+        let uuid = try valid(remote)
+        guard let found = try localEntry(uuid) else {
+            if let deletedAt = try tombstone(uuid), stamp(deletedAt) >= max(stamp(remote), remote.revivedAt.map(stamp) ?? 0) {
+                // Deleted here after this version was made: an edit it carries is still kept.
+                if remote.updatedAt != nil, try keep(remote, send: false) { receipt.conflicts += 1 }
+                return
+            }
+            try write(remote, over: nil)
+            try db.execute(sql: "DELETE FROM sync_tombstone WHERE uuid = ?", arguments: [uuid])
+            receipt.received += 1
+            return
+        }
+        // A row that cannot be read (edited by hand) is left exactly as it is.
+        guard let change = found.change else { return }
+        let local = (id: found.id, change: change)
+        guard canonical(local.change) != canonical(remote) else {
+            // The same version here already (sent back by a machine that just joined, say):
+            // nothing of this machine's is left to send for it.
+            try dropPending(uuid)
+            return
+        }
+        // Made from the version here: a later edit, not one made beside this machine's.
+        let concurrent = remote.base != (local.change.updatedAt ?? local.change.createdAt)
+        if wins(remote, over: local.change) {
+            if concurrent {
+                // This machine's unsent edit lost: it travels as the earlier version it now is.
+                if try keep(local.change, send: try isPending(uuid)) { receipt.conflicts += 1 }
+            }
+            try dropPending(uuid)
+            try write(remote, over: local.id)
+            receipt.received += 1
+        } else if concurrent {
+            if try keep(remote, send: false) { receipt.conflicts += 1 }
+        }
+    }
+
+    private mutating func applyDeletion(_ remote: SyncChange) throws {
+        guard let uuid = remote.uuid, !uuid.isEmpty, let deletedAt = remote.deletedAt, StoredDate.parse(.string(deletedAt)) != nil
+        else { throw JournalError.other(reason: JournalStore.invalidBatch) }
+        if let found = try localEntry(uuid) {
+            guard let change = found.change else { return }
+            let local = (id: found.id, change: change)
+            // Edited after it was deleted elsewhere: the edit stands (and travels).
+            guard stamp(local.change) <= stamp(deletedAt) else { return }
+            if try isPending(uuid) {
+                if try keep(local.change, send: true) { receipt.conflicts += 1 }
+                try dropPending(uuid)
+            }
+            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [local.id])
+            receipt.received += 1
+        }
+        try db.execute(sql: """
+            INSERT INTO sync_tombstone (uuid, deleted_at) VALUES (?, ?)
+            ON CONFLICT (uuid) DO UPDATE SET deleted_at = max(deleted_at, excluded.deleted_at)
+            """, arguments: [uuid, deletedAt])
+    }
+
+    /// Whether `remote` is the version to keep: the later stamp, or on a tie the greater content.
+    private func wins(_ remote: SyncChange, over local: SyncChange) -> Bool {
+        let (remoteStamp, localStamp) = (stamp(remote), stamp(local))
+        return remoteStamp != localStamp ? remoteStamp > localStamp : canonical(remote) > canonical(local)
+    }
+
+    private func stamp(_ change: SyncChange) -> Int64 {
+        stamp(change.updatedAt ?? change.createdAt ?? "")
+    }
+
+    private func stamp(_ text: String) -> Int64 {
+        StoredDate.parse(.string(text)).map { ExportedTime($0).milliseconds } ?? 0
+    }
+
+    /// The entry's content, the same text on every machine for the same version.
+    private func canonical(_ change: SyncChange) -> String {
+        var content = SyncChange(kind: .entry)
+        (content.uuid, content.title, content.body, content.mood) = (change.uuid, change.title, change.body, change.mood)
+        (content.createdAt, content.updatedAt) = (change.createdAt, change.updatedAt)
+        (content.latitude, content.longitude, content.accuracy) = (change.latitude, change.longitude, change.accuracy)
+        content.tags = (change.tags ?? []).map(TagName.key).sorted()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(content)) ?? Data(), as: UTF8.self)
+    }
+
+    private func dropPending(_ uuid: String) throws {
+        try db.execute(sql: "DELETE FROM sync_change WHERE name = ? AND kind IN ('entry', 'revived') AND seq > ?", arguments: [uuid, sent])
+    }
+
+    private func isPending(_ uuid: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM sync_change WHERE name = ? AND kind IN ('entry', 'revived') AND seq > ?",
+                          arguments: [uuid, sent]) ?? false
+    }
+
+    /// The entry here with this uuid, if there is one; its change is nil when its row cannot be read.
+    private func localEntry(_ uuid: String) throws -> (id: Int64, change: SyncChange?)? {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM entry WHERE uuid = ?", arguments: [uuid]) else { return nil }
+        return (id, try JournalStore.syncEntries(uuids: [uuid], db)[uuid])
+    }
+
+    private func tombstone(_ uuid: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT deleted_at FROM sync_tombstone WHERE uuid = ?", arguments: [uuid])
+    }
+
+    /// Writes the entry as it came, its dates as they were stored where it was made.
+    private mutating func write(_ change: SyncChange, over id: Int64?) throws {
+        let values: [DatabaseValueConvertible?] = [change.title, change.body, change.mood, change.createdAt, change.updatedAt,
+                                                   change.latitude, change.longitude, change.accuracy]
+        let entryID: Int64
+        if let id {
+            try db.execute(sql: """
+                UPDATE entry SET title = ?, body = ?, mood = ?, created_at = ?, updated_at = ?,
+                latitude = ?, longitude = ?, accuracy = ? WHERE id = ?
+                """, arguments: StatementArguments(values + [id]))
+            entryID = id
+        } else {
+            try db.execute(sql: """
+                INSERT INTO entry (title, body, mood, created_at, updated_at, latitude, longitude, accuracy, uuid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StatementArguments(values + [change.uuid]))
+            entryID = db.lastInsertedRowID
+        }
+        var tagIDs: Set<Int64> = []
+        for name in change.tags ?? [] {
+            if let current = try current(try self.name(name), as: stamp(change)) { tagIDs.insert(try tagID(named: current)) }
+        }
+        try JournalStore.setTags(tagIDs, forEntry: entryID, db)
+    }
+
+    /// Keeps `change` as an earlier version of its entry, once; with `send`, it travels in this
+    /// machine's next batch. Returns whether it was new here.
+    private func keep(_ change: SyncChange, send: Bool) throws -> Bool {
+        _ = try valid(change)
+        let tags = (change.tags ?? []).joined(separator: "\n")
+        let same = try Bool.fetchOne(db, sql: """
+            SELECT 1 FROM entry_version WHERE entry_uuid = ? AND title = ? AND body = ? AND mood = ? AND created_at = ?
+            AND updated_at IS ? AND tags = ?
+            """, arguments: [change.uuid, change.title, change.body, change.mood, change.createdAt, change.updatedAt, tags]) ?? false
+        guard !same else { return false }
+        try db.execute(sql: """
+            INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
+            """, arguments: [change.uuid, change.title, change.body, change.mood, change.createdAt, change.updatedAt,
+                             change.latitude, change.longitude, change.accuracy, tags])
+        if send {
+            try db.execute(sql: "INSERT INTO sync_change (kind, name) VALUES ('version', ?)", arguments: [String(db.lastInsertedRowID)])
+        }
+        return true
+    }
+
+    /// The uuid of an entry change that holds what an entry must; anything else refuses the batch.
+    private func valid(_ change: SyncChange) throws -> String {
+        guard let uuid = change.uuid, !uuid.isEmpty, change.title != nil, change.body != nil,
+              let mood = change.mood, Mood(rawValue: mood) != nil,
+              let createdAt = change.createdAt, StoredDate.parse(.string(createdAt)) != nil,
+              change.updatedAt.map({ StoredDate.parse(.string($0)) != nil }) ?? true
+        else { throw JournalError.other(reason: JournalStore.invalidBatch) }
+        return uuid
+    }
+
+    // MARK: - Tags
+
+    private func time(_ text: String?) throws -> String {
+        guard let text, StoredDate.parse(.string(text)) != nil else { throw JournalError.other(reason: JournalStore.invalidBatch) }
+        return text
+    }
+
+    private func gone(_ name: String) throws -> (at: String, renamedTo: String?)? {
+        try Row.fetchOne(db, sql: "SELECT gone_at, renamed_to FROM sync_tag_gone WHERE key = ?", arguments: [TagName.key(name)])
+            .map { ($0["gone_at"], $0["renamed_to"]) }
+    }
+
+    private func markGone(_ name: String, at: String, renamedTo: String?) throws {
+        if let gone = try gone(name), stamp(gone.at) > stamp(at) { return }
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_tag_gone (key, gone_at, renamed_to) VALUES (?, ?, ?)",
+                       arguments: [TagName.key(name), at, renamedTo])
+    }
+
+    /// The tag an entry stamped `stamp` means by `name`: the name it was renamed or merged to
+    /// since, or nil when it was deleted since.
+    private func current(_ name: String, as stamp: Int64) throws -> String? {
+        var name = name
+        // A few steps at most: a chain of renames is short, and a loop must not hang a sync.
+        for _ in 0..<8 {
+            guard let gone = try gone(name), self.stamp(gone.at) > stamp else { return name }
+            guard let next = gone.renamedTo else { return nil }
+            name = next
+        }
+        return name
+    }
+
+    private func name(_ text: String?) throws -> String {
+        guard let text, case .success(let name) = TagName.validated(text) else {
+            throw JournalError.other(reason: JournalStore.invalidBatch)
+        }
+        return name
+    }
+
+    private mutating func tagID(named name: String) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(name)]) { return id }
+        try db.execute(sql: "INSERT INTO tag (name, key) VALUES (?, ?)", arguments: [name, TagName.key(name)])
+        receipt.received += 1
+        return db.lastInsertedRowID
+    }
+
+    private mutating func rename(_ old: String, to new: String) throws {
+        guard let source = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(old)]) else {
+            _ = try tagID(named: new)
+            return
+        }
+        let target = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(new)])
+        if let target, target != source {
+            try merge(old, into: new)
+        } else {
+            try db.execute(sql: "UPDATE tag SET name = ?, key = ? WHERE id = ?", arguments: [new, TagName.key(new), source])
+            receipt.received += db.changesCount
+        }
+    }
+
+    private mutating func merge(_ source: String, into target: String) throws {
+        guard let from = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(source)]) else { return }
+        let into = try tagID(named: target)
+        guard from != into else { return }
+        try db.execute(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, tag_id) SELECT entry_id, ? FROM entry_tag WHERE tag_id = ?",
+                       arguments: [into, from])
+        try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [from])
+        receipt.received += 1
+    }
+}

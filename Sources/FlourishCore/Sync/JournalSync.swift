@@ -1,0 +1,200 @@
+import Foundation
+
+/// What one sync did, in a line a person reads ("sent 3, received 12, 1 conflict kept as an
+/// earlier version").
+public struct SyncReport: Sendable, Equatable {
+    public var sent = 0
+    public var received = 0
+    public var conflicts = 0
+    /// Files at the place that failed their check: nothing of them was applied.
+    public var refused: [String] = []
+
+    public init() {}
+
+    public var summary: String {
+        var parts = [String(format: tr("sent %@"), "\(sent)"), String(format: tr("received %@"), "\(received)")]
+        if conflicts == 1 {
+            parts.append(tr("1 conflict kept as an earlier version"))
+        } else if conflicts > 1 {
+            parts.append(String(format: tr("%@ conflicts kept as earlier versions"), "\(conflicts)"))
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Keeps one journal in step with the same journal on a person's other machines, through a
+/// place they already use. Each machine writes only batches of its own, each once; it reads
+/// the others' new batches and applies them (see `SyncApplier` for who wins). Everything at the
+/// place but the wrapped key is sealed with the journal key.
+public final class JournalSync: @unchecked Sendable {
+    public enum Setup: Sendable, Equatable {
+        /// A new synced journal was started at the place.
+        case started
+        /// The journal already there was joined.
+        case joined
+    }
+
+    public let store: JournalStore
+    public let place: SyncPlace
+    private let key: JournalKey
+    private let journal: String
+
+    private init(store: JournalStore, place: SyncPlace, key: JournalKey, journal: String) {
+        self.store = store
+        self.place = place
+        self.key = key
+        self.journal = journal
+    }
+
+    /// Sets up sync for `store` at `place`: joins the journal there with its passphrase, or, where
+    /// there is none, starts one whose key is wrapped by `passphrase`. A refused setup (a wrong
+    /// passphrase, a place holding something else) changes nothing, here or there.
+    public static func setUp(_ store: JournalStore, at place: SyncPlace, passphrase: String,
+                             cost: KeyFile.Cost = .moderate) throws(SyncError) -> (JournalSync, Setup) {
+        try place.prepare(create: true)
+        let (keyFile, key, setup): (KeyFile, JournalKey, Setup)
+        if let data = try place.read(KeyFile.name) {
+            keyFile = try KeyFile.read(data, place: place.displayName)
+            key = try keyFile.unwrap(passphrase: passphrase)
+            setup = .joined
+        } else {
+            // Only an empty folder becomes a journal: anything else there is someone else's.
+            guard try place.list("").isEmpty else { throw .notAJournal(place: place.displayName) }
+            key = .random()
+            keyFile = try KeyFile(wrapping: key, passphrase: passphrase, cost: cost)
+            do {
+                try place.create(KeyFile.name, contents: keyFile.encoded())
+            } catch .fileExists {
+                // Another machine started one there a moment ago: join that one instead.
+                return try setUp(store, at: place, passphrase: passphrase, cost: cost)
+            }
+            setup = .started
+        }
+        do {
+            try store.startSync(journal: keyFile.journal, place: place.displayName)
+        } catch {
+            throw .other(reason: error.errorDescription ?? "\(error)")
+        }
+        return (JournalSync(store: store, place: place, key: key, journal: keyFile.journal), setup)
+    }
+
+    /// Whether `place` holds a synced journal to join (rather than being where a new one starts).
+    /// Creates nothing.
+    public static func holdsJournal(_ place: SyncPlace) throws(SyncError) -> Bool {
+        do {
+            try place.prepare(create: false)
+        } catch .missing {
+            return false
+        }
+        return try place.read(KeyFile.name) != nil
+    }
+
+    /// The shortest new passphrase: it is all that stands between the place and the journal.
+    public static let shortestPassphrase = 8
+
+    /// Sync for a journal already set up, with the key unwrapped by `passphrase`.
+    public static func open(_ store: JournalStore, at place: SyncPlace, passphrase: String) throws(SyncError) -> JournalSync {
+        guard let state = try worded({ () throws(JournalError) in try store.syncState() }) else { throw .notSetUp }
+        try place.prepare(create: false)
+        guard let data = try place.read(KeyFile.name) else { throw .notAJournal(place: place.displayName) }
+        let keyFile = try KeyFile.read(data, place: place.displayName)
+        guard keyFile.journal == state.journal else { throw .otherJournal(place: place.displayName) }
+        return JournalSync(store: store, place: place, key: try keyFile.unwrap(passphrase: passphrase), journal: state.journal)
+    }
+
+    /// Receives the other machines' new batches, then sends this machine's changes.
+    public func sync() throws(SyncError) -> SyncReport {
+        guard let state = try worded({ () throws(JournalError) in try store.syncStateForThisFile() }) else { throw .notSetUp }
+        var report = SyncReport()
+        try receive(state, into: &report)
+        report.sent = try send(state)
+        return report
+    }
+
+    // MARK: - Receiving
+
+    private func receive(_ state: SyncState, into report: inout SyncReport) throws(SyncError) {
+        let applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+        var waiting: [String: [(number: Int, name: String)]] = [:]
+        for name in try place.list("") where !applied.contains(name) {
+            guard let (machine, number) = SyncBatch.parse(fileName: name) else { continue }
+            waiting[machine, default: []].append((number, name))
+        }
+        for machine in waiting.keys.sorted() {
+            for (number, name) in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
+                if machine == state.machine {
+                    // Written here by a sync that stopped before it could note it.
+                    try worded { () throws(JournalError) in try store.recordWritten(machine: machine, batch: number) }
+                    continue
+                }
+                do {
+                    let batch = try read(name, machine: machine, number: number)
+                    let receipt = try store.apply(batch, fileName: name)
+                    report.received += receipt.received
+                    report.conflicts += receipt.conflicts
+                } catch .refusedFile(let refused) {
+                    // Nothing of it is applied, nor anything that machine wrote after it: its
+                    // later changes may build on it. It is read again next time (a syncing
+                    // tool may still have been writing it).
+                    report.refused.append(refused)
+                    break
+                }
+            }
+        }
+    }
+
+    private func read(_ name: String, machine: String, number: Int) throws(SyncError) -> SyncBatch {
+        guard let sealed = try place.read(name) else { throw .refusedFile(name: name) }
+        let plain = try key.open(sealed, name: name, journal: journal)
+        guard let batch = try? JSONDecoder().decode(SyncBatch.self, from: plain), batch.machine == machine, batch.number == number
+        else { throw .refusedFile(name: name) }
+        return batch
+    }
+
+    // MARK: - Sending
+
+    /// Writes the changes not sent yet as new batches; returns how many changes went.
+    private func send(_ state: SyncState) throws(SyncError) -> Int {
+        let (changes, upTo) = try worded { () throws(JournalError) in try store.pendingChanges() }
+        guard upTo > state.sent else { return 0 }
+        var number = state.nextBatch
+        for start in stride(from: 0, to: changes.count, by: SyncBatch.limit) {
+            let part = Array(changes[start..<min(start + SyncBatch.limit, changes.count)])
+            number = try write(part, machine: state.machine, from: number)
+            try worded { () throws(JournalError) in try store.recordWritten(machine: state.machine, batch: number) }
+            number += 1
+        }
+        try worded { () throws(JournalError) in try store.recordSent(upTo: upTo) }
+        return changes.count
+    }
+
+    /// Writes one batch under the first free number from `number` on; returns the number used.
+    private func write(_ changes: [SyncChange], machine: String, from number: Int) throws(SyncError) -> Int {
+        var number = number
+        while true {
+            let name = SyncBatch.fileName(machine: machine, number: number)
+            // Encoding strings, numbers and arrays of them cannot fail.
+            let plain = (try? JSONEncoder().encode(SyncBatch(machine: machine, number: number, changes: changes))) ?? Data()
+            do {
+                try place.create(name, contents: key.seal(plain, name: name, journal: journal))
+                return number
+            } catch .fileExists {
+                // Written by a sync of this machine's that stopped before it could note it.
+                number += 1
+            }
+        }
+    }
+
+    /// Runs a store call, its error in sync's words.
+    private static func worded<T>(_ work: () throws(JournalError) -> T) throws(SyncError) -> T {
+        do {
+            return try work()
+        } catch {
+            throw .other(reason: error.errorDescription ?? "\(error)")
+        }
+    }
+
+    private func worded<T>(_ work: () throws(JournalError) -> T) throws(SyncError) -> T {
+        try Self.worded(work)
+    }
+}

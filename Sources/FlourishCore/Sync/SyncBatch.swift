@@ -1,0 +1,81 @@
+import Foundation
+
+/// One file a machine writes to the place: the changes it made since its last batch, in the
+/// order it made them. Sealed whole (`JournalKey`), named `<machine>-<number>.batch`, written once.
+struct SyncBatch: Codable, Equatable {
+    static let limit = 500
+
+    var machine: String
+    var number: Int
+    var changes: [SyncChange]
+
+    /// "0123456789abcdef-00000042.batch".
+    static func fileName(machine: String, number: Int) -> String {
+        "\(machine)-\(String(format: "%08d", number)).batch"
+    }
+
+    /// The machine and number a batch's file name gives; nil for any other name (the key file,
+    /// a syncing tool's "conflicted copy", a half-written file).
+    static func parse(fileName name: String) -> (machine: String, number: Int)? {
+        let parts = name.split(separator: "-")
+        guard name.hasSuffix(".batch"), parts.count == 2, parts[0].count == 16,
+              parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        let digits = parts[1].dropLast(".batch".count)
+        guard digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let number = Int(digits) else { return nil }
+        return (String(parts[0]), number)
+    }
+}
+
+/// One change. Entries travel whole, as stored (their dates as the journal stores them, byte for
+/// byte); tags travel by name.
+struct SyncChange: Codable, Equatable {
+    enum Kind: String, Codable {
+        /// An entry as it is now (new, edited or back from a deletion).
+        case entry
+        case deleted
+        /// The version of an entry that lost a conflict here: every machine keeps it.
+        case version
+        case tag
+        case rename
+        case deleteTag = "delete-tag"
+        case mergeTag = "merge-tag"
+    }
+
+    var kind: Kind
+    // Entries.
+    var uuid: String?
+    var title: String?
+    var body: String?
+    var mood: Int?
+    var createdAt: String?
+    var updatedAt: String?
+    var latitude: Double?
+    var longitude: Double?
+    var accuracy: Double?
+    var tags: [String]?
+    /// The stamp of the version this one replaced, as the sender had it.
+    var base: String?
+    /// When a deleted entry was put back (Undo), which outweighs its deletion.
+    var revivedAt: String?
+    var deletedAt: String?
+    // Tags.
+    var name: String?
+    var to: String?
+    /// When the tag was made, renamed, merged or deleted.
+    var at: String?
+
+    enum CodingKeys: String, CodingKey {
+        case kind, uuid, title, body, mood, latitude, longitude, accuracy, tags, base, name, to, at
+        case createdAt = "created_at", updatedAt = "updated_at", revivedAt = "revived_at", deletedAt = "deleted_at"
+    }
+
+    init(kind: Kind) { self.kind = kind }
+
+    static func tag(_ kind: Kind, _ name: String, to: String? = nil, at: String) -> SyncChange {
+        var change = SyncChange(kind: kind)
+        change.name = name
+        change.to = to
+        change.at = at
+        return change
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Everything that can go wrong with sync, worded for the person: what happened and what to do.
+/// None of them carries a passphrase, a password or a key.
+public enum SyncError: Error, Equatable, Sendable, LocalizedError {
+    /// The folder or server cannot be reached now (the window calls this offline).
+    case unreachable(place: String, reason: String)
+    /// The folder (or its parent, for a new one) does not exist.
+    case missing(place: String)
+    case permissionDenied(place: String)
+    case full(place: String)
+    /// The place holds files, but not a Flourish journal.
+    case notAJournal(place: String)
+    /// The place now holds another synced journal than the one this journal syncs with.
+    case otherJournal(place: String)
+    /// Sync is not set up for this journal.
+    case notSetUp
+    /// The place holds a journal written by a newer Flourish.
+    case newerFormat(place: String)
+    case wrongPassphrase
+    /// A file at the place failed its check: tampered with, truncated, or moved from elsewhere.
+    /// Nothing of it was applied.
+    case refusedFile(name: String)
+    /// A file that Flourish writes once was there already (it never overwrites one).
+    case fileExists(name: String)
+    case other(reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .unreachable(place, reason):
+            String(format: tr("%@ cannot be reached (%@). Your journal is kept here and syncs when it can."), place, reason)
+        case let .missing(place):
+            String(format: tr("%@ does not exist. Check the address, or create its parent folder first."), place)
+        case let .permissionDenied(place):
+            String(format: tr("Flourish may not write to %@. Check its permissions, or choose another place."), place)
+        case let .full(place):
+            String(format: tr("%@ is full. Make room there; nothing was lost."), place)
+        case let .notAJournal(place):
+            String(format: tr("%@ holds other files, not a Flourish journal. Choose an empty folder or the one your journal syncs through."), place)
+        case let .otherJournal(place):
+            String(format: tr("%@ now holds another synced journal. Turn sync off, then set it up again to join that one."), place)
+        case .notSetUp:
+            tr("Sync is not set up for this journal. Set it up first.")
+        case let .newerFormat(place):
+            String(format: tr("The journal at %@ was written by a newer Flourish. Update Flourish on this computer."), place)
+        case .wrongPassphrase:
+            tr("That is not the passphrase of this journal. Nothing was changed.")
+        case let .refusedFile(name):
+            String(format: tr("The file %@ at the sync place failed its check (changed, cut short or moved there from elsewhere). Nothing of it was applied."), name)
+        case let .fileExists(name):
+            String(format: tr("The file %@ is already at the sync place, and Flourish never overwrites one."), name)
+        case let .other(reason):
+            String(format: tr("Sync failed: %@."), reason)
+        }
+    }
+}

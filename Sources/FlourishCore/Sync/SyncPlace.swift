@@ -1,0 +1,23 @@
+import Foundation
+
+/// Where a synced journal's files meet: a folder that something else keeps in step (Syncthing,
+/// a Nextcloud client, a USB stick), or a WebDAV server. Flourish only lists, reads and creates
+/// files there. Each machine writes files of its own, each once: `create` never replaces a file,
+/// so two machines never write the same one and nothing relies on locks or the place's clocks.
+///
+/// Names are relative, with "/" between a folder and a file ("<machine>/00000001.batch").
+public protocol SyncPlace: Sendable {
+    /// The place as the person knows it (a path, or an address without its password).
+    var displayName: String { get }
+    /// Checks that the place can be reached and used. With `create`, makes it when it is not
+    /// there and its parent is; without, a missing place is `.missing`.
+    func prepare(create: Bool) throws(SyncError)
+    /// The names of the files directly in `folder` ("" for the top), in no order; none when the
+    /// folder is not there.
+    func list(_ folder: String) throws(SyncError) -> [String]
+    /// The file's bytes, or nil when it is not there.
+    func read(_ name: String) throws(SyncError) -> Data?
+    /// Writes a new file (and the folder it goes in). `.fileExists` when one is there already:
+    /// it is never replaced.
+    func create(_ name: String, contents: Data) throws(SyncError)
+}

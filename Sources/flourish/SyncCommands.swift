@@ -1,0 +1,112 @@
+import FlourishCore
+import Foundation
+
+// The command line's sync: --sync-setup TARGET, --sync and --sync-off. Secrets are read from
+// standard input (a terminal is asked without echo), never from the arguments, where any
+// other user of the machine could read them.
+
+/// A sync command that failed: one line saying what is wrong, exit status 1.
+func failedSync(_ error: SyncError) -> Never {
+    FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
+    exit(1)
+}
+
+/// The place TARGET names: a folder (made absolute), or a WebDAV address.
+func syncPlace(_ target: String) -> SyncPlace {
+    if target.hasPrefix("http://") || target.hasPrefix("https://") {
+        failedSync(.other(reason: tr("this Flourish syncs through a folder; WebDAV servers are not supported yet")))
+    }
+    let absolute = target.hasPrefix("/") ? target
+        : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(target)
+    return FolderPlace(path: absolute)
+}
+
+/// One secret: from a terminal, asked for without echo; otherwise the next line of standard input.
+func readSecret(prompt: String) -> String {
+    guard isatty(STDIN_FILENO) == 1 else {
+        guard let line = readLine(strippingNewline: true) else {
+            failedSync(.other(reason: tr("standard input ended before the passphrase")))
+        }
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+    FileHandle.standardError.write(Data(prompt.utf8))
+    var settings = termios()
+    tcgetattr(STDIN_FILENO, &settings)
+    var quiet = settings
+    quiet.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+    defer {
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+    return readLine(strippingNewline: true) ?? ""
+}
+
+/// A new passphrase: asked twice on a terminal, read once from anything else.
+func readNewPassphrase() -> String {
+    FileHandle.standardError.write(Data((tr("A new synced journal. Its passphrase cannot be recovered if you forget it: keep it somewhere safe.") + "\n").utf8))
+    let passphrase = readSecret(prompt: tr("New sync passphrase: "))
+    guard passphrase.count >= JournalSync.shortestPassphrase else {
+        failedSync(.other(reason: String(format: tr("a sync passphrase has at least %@ characters; nothing was changed"), "\(JournalSync.shortestPassphrase)")))
+    }
+    if isatty(STDIN_FILENO) == 1, readSecret(prompt: tr("The same passphrase again: ")) != passphrase {
+        failedSync(.other(reason: tr("the two passphrases differ; nothing was changed")))
+    }
+    return passphrase
+}
+
+/// Says what the sync did, closes the journal (its -wal merged back, as on every clean exit)
+/// and exits.
+func finishSync(_ report: SyncReport, _ store: JournalStore) -> Never {
+    store.close()
+    print(String(format: tr("Synced: %@."), report.summary))
+    guard report.refused.isEmpty else {
+        failedSync(.refusedFile(name: report.refused.joined(separator: ", ")))
+    }
+    exit(0)
+}
+
+func runSyncSetup(_ store: JournalStore, target: String) -> Never {
+    let place = syncPlace(target)
+    do {
+        let joining = try JournalSync.holdsJournal(place)
+        let passphrase = joining ? readSecret(prompt: tr("Sync passphrase: ")) : readNewPassphrase()
+        let (sync, setup) = try JournalSync.setUp(store, at: place, passphrase: passphrase)
+        switch setup {
+        case .started: print(String(format: tr("Started a new synced journal at %@."), place.displayName))
+        case .joined: print(String(format: tr("Joined the synced journal at %@."), place.displayName))
+        }
+        finishSync(try sync.sync(), store)
+    } catch {
+        failedSync(error)
+    }
+}
+
+func runSync(_ store: JournalStore) -> Never {
+    do {
+        guard let state = try? store.syncState() else { throw SyncError.notSetUp }
+        let place = syncPlace(state.place)
+        let sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("Sync passphrase: ")))
+        finishSync(try sync.sync(), store)
+    } catch let error as SyncError {
+        failedSync(error)
+    } catch {
+        failedSync(.other(reason: "\(error)"))
+    }
+}
+
+func runSyncOff(_ store: JournalStore) -> Never {
+    do {
+        let place = try store.syncState()?.place
+        try store.stopSync()
+        store.close()
+        if let place {
+            print(String(format: tr("Sync is off. The journal stays on this computer; %@ is left as it is."), place))
+        } else {
+            print(tr("Sync was not on. Nothing changed."))
+        }
+        exit(0)
+    } catch {
+        failed(error)
+    }
+}

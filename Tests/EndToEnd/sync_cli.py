@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Sync from a terminal, end to end: the built flourish binary, two machines (two journals,
+each with its own HOME), a real folder between them, no display. Passphrases go in on standard
+input, never on the command line. Checks what each command prints and exits with, what each
+journal file holds, and what the folder holds, byte for byte.
+
+    sync_cli.py PATH/TO/flourish
+"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+flourish = os.path.abspath(sys.argv[1])
+root = tempfile.mkdtemp(prefix="flourish-sync-cli-")
+place = os.path.join(root, "Sync", "Flourish")
+os.makedirs(os.path.dirname(place))
+passphrase = "a passphrase nobody guesses"
+passed = 0
+
+
+def check(description, condition):
+    global passed
+    if not condition:
+        print(f"sync-cli: FAILED: {description}", file=sys.stderr)
+        print(f"sync-cli: {passed} passed, 1 failed")
+        sys.exit(1)
+    passed += 1
+    print(f"sync-cli: ok: {description}", file=sys.stderr)
+
+
+class Machine:
+    def __init__(self, name):
+        self.home = os.path.join(root, name)
+        os.makedirs(self.home)
+        self.journal = os.path.join(self.home, "journal.sqlite")
+
+    def run(self, *arguments, stdin=""):
+        environment = {"HOME": self.home, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8",
+                       "XDG_DATA_HOME": os.path.join(self.home, "data"), "XDG_CONFIG_HOME": os.path.join(self.home, "config")}
+        done = subprocess.run([flourish, "--database", self.journal, *arguments], input=stdin, capture_output=True,
+                              text=True, env=environment, timeout=120)
+        return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+    def entries(self):
+        with sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True) as db:
+            rows = db.execute("""
+                SELECT uuid, quote(title), quote(body), mood, quote(created_at), quote(updated_at),
+                       (SELECT group_concat(name, '|') FROM (SELECT tag.name FROM entry_tag JOIN tag ON tag.id = tag_id
+                        WHERE entry_id = entry.id ORDER BY tag.key))
+                FROM entry""").fetchall()
+        return {row[0]: row[1:] for row in rows}
+
+    def import_entries(self, entries, tags):
+        path = os.path.join(self.home, "import.json")
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z",
+                       "tags": tags, "entries": entries}, file, ensure_ascii=False)
+        return self.run("--import", path)
+
+
+def entry(uuid, title, body, mood, created, tags=()):
+    return {"uuid": uuid, "title": title, "body": body, "mood": mood, "mood_title": "", "created_at": created, "tags": list(tags)}
+
+
+def place_files():
+    files = {}
+    for name in sorted(os.listdir(place)):
+        with open(os.path.join(place, name), "rb") as file:
+            files[name] = file.read()
+    return files
+
+
+laptop, desktop = Machine("laptop"), Machine("desktop")
+status, out, err = laptop.import_entries([
+    entry("11111111-1111-4111-8111-111111111111", "Sea air Zanzibar", "A long walk, then tea.", 0, "2026-11-01T09:15:00.000Z", ["friends"]),
+    entry("22222222-2222-4222-8222-222222222222", "Rain", "Stayed in with a book\nall day", 3, "2026-11-02T20:00:00.125Z", ["reading"]),
+], ["friends", "reading", "Quetzal"])
+check("the laptop's journal has its entries", status == 0)
+status, out, err = desktop.import_entries([
+    entry("33333333-3333-4333-8333-333333333333", "Desk day", "Written on the desktop 🖥", 2, "2026-11-03T08:00:00.000Z", ["work"]),
+], ["work"])
+check("the desktop's journal has its own entry", status == 0)
+
+status, out, err = laptop.run("--sync-setup", place, stdin="short\n")
+check("a new passphrase shorter than eight characters is refused", status == 1 and "at least 8 characters" in err)
+check("and nothing is made at the place", not os.path.exists(place))
+
+status, out, err = laptop.run("--sync-setup", place, stdin=passphrase + "\n")
+check("--sync-setup starts a new synced journal in a folder it creates", status == 0 and out.startswith(f"Started a new synced journal at {place}."))
+check("it syncs once and says what moved", "Synced: sent " in out)
+check("it says a forgotten passphrase cannot be recovered", "cannot be recovered" in err)
+
+before_place, before_journal = place_files(), desktop.entries()
+status, out, err = desktop.run("--sync-setup", place, stdin="not the passphrase\n")
+check("joining with a wrong passphrase fails with one line", status == 1 and err.count("\n") == 0 and "not the passphrase" in err)
+check("and changes nothing at the place", place_files() == before_place)
+check("nor in the journal", desktop.entries() == before_journal)
+
+status, out, err = desktop.run("--sync-setup", place, stdin=passphrase + "\n")
+check("--sync-setup joins the journal at the place", status == 0 and out.startswith(f"Joined the synced journal at {place}."))
+status, out, err = laptop.run("--sync", stdin=passphrase + "\n")
+check("--sync prints one line of what moved", status == 0 and out == "Synced: sent 0, received 1.")
+check("both machines hold every entry of both, byte for byte", laptop.entries() == desktop.entries() and len(laptop.entries()) == 3)
+
+for name, data in place_files().items():
+    for secret in ["Zanzibar", "Desk day", "Quetzal", "reading", "2026-11-01", passphrase]:
+        check(f"{secret!r} is not in the clear in {name}", secret.encode() not in data)
+
+batch = sorted(name for name in place_files() if name.endswith(".batch"))[0]
+with open(os.path.join(place, batch), "r+b") as file:
+    data = bytearray(file.read())
+    data[-3] ^= 0x40
+    file.seek(0)
+    file.write(data)
+fresh = Machine("tablet")
+status, out, err = fresh.run("--sync-setup", place, stdin=passphrase + "\n")
+check("a tampered file is refused, named in the one line", status == 1 and batch in err and err.count("\n") == 0)
+
+status, out, err = laptop.run("--sync-setup", os.path.join(root, "no", "such", "folder"), stdin=passphrase + "\n")
+check("a folder whose parent is missing is refused", status == 1 and "does not exist" in err)
+photos = os.path.join(root, "Photos")
+os.makedirs(photos)
+with open(os.path.join(photos, "holiday.jpg"), "wb") as file:
+    file.write(b"jpeg")
+status, out, err = Machine("other").run("--sync-setup", photos, stdin=passphrase + "\n")
+check("a folder holding something else is not made a journal", status == 1 and "not a Flourish journal" in err)
+check("and is left as it was", os.listdir(photos) == ["holiday.jpg"])
+
+status, out, err = desktop.run("--sync-off")
+check("--sync-off turns sync off and keeps the journal", status == 0 and "Sync is off" in out and len(desktop.entries()) == 3)
+status, out, err = desktop.run("--sync", stdin=passphrase + "\n")
+check("--sync then says sync is not set up", status == 1 and "not set up" in err)
+
+shutil.rmtree(root)
+print(f"sync-cli: {passed} passed, 0 failed")
