@@ -51,7 +51,7 @@ let package = Package(
             name: "FlourishTestSupport",
             dependencies: ["FlourishCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/Support",
-            exclude: ["geoclue_standin.py", "portal_standin.py"],
+            exclude: ["geoclue_standin.py", "portal_standin.py", "webdav_server.py"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // XCTest on Linux runs every test synchronously on the main thread, which Swift 6's

@@ -1,7 +1,7 @@
 import FlourishCore
 import Foundation
 
-// The command line's sync: --sync-setup TARGET, --sync and --sync-off. Secrets are read from
+// The command line's sync: --sync-setup TARGET (a folder or a WebDAV address), --sync and --sync-off. Secrets are read from
 // standard input (a terminal is asked without echo), never from the arguments, where any
 // other user of the machine could read them.
 
@@ -11,10 +11,16 @@ func failedSync(_ error: SyncError) -> Never {
     exit(1)
 }
 
-/// The place TARGET names: a folder (made absolute), or a WebDAV address.
+/// The place TARGET names: a folder (made absolute), or a WebDAV address, whose password is
+/// read first (before the passphrase).
 func syncPlace(_ target: String) -> SyncPlace {
     if target.hasPrefix("http://") || target.hasPrefix("https://") {
-        failedSync(.other(reason: tr("this Flourish syncs through a folder; WebDAV servers are not supported yet")))
+        do {
+            let shown = try WebDAVPlace(address: target, password: "").displayName
+            return try WebDAVPlace(address: target, password: readSecret(prompt: String(format: tr("Password for %@: "), shown)))
+        } catch {
+            failedSync(error)
+        }
     }
     let absolute = target.hasPrefix("/") ? target
         : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(target)

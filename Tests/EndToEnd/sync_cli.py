@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Sync from a terminal, end to end: the built flourish binary, two machines (two journals,
-each with its own HOME), a real folder between them, no display. Passphrases go in on standard
+each with its own HOME), a real folder between them, then a real WebDAV server (Apache httpd,
+Tests/Support/webdav_server.py), no display. Passphrases go in on standard
 input, never on the command line. Checks what each command prints and exits with, what each
 journal file holds, and what the folder holds, byte for byte.
 
@@ -16,6 +17,8 @@ import tempfile
 
 flourish = os.path.abspath(sys.argv[1])
 root = tempfile.mkdtemp(prefix="flourish-sync-cli-")
+# The WebDAV server's workers (a user of their own when the tests run as root) go through it.
+os.chmod(root, 0o711)
 place = os.path.join(root, "Sync", "Flourish")
 os.makedirs(os.path.dirname(place))
 passphrase = "a passphrase nobody guesses"
@@ -134,6 +137,48 @@ status, out, err = desktop.run("--sync-off")
 check("--sync-off turns sync off and keeps the journal", status == 0 and "Sync is off" in out and len(desktop.entries()) == 3)
 status, out, err = desktop.run("--sync", stdin=passphrase + "\n")
 check("--sync then says sync is not set up", status == 1 and "not set up" in err)
+
+# The same through a WebDAV server: the password, then the passphrase, one line each.
+server_folder = os.path.join(root, "server")
+server = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "..", "Support", "webdav_server.py"), server_folder],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+try:
+    ready = server.stdout.readline().split()
+    check("the WebDAV server started", ready[:1] == ["ready"])
+    address = ready[1].replace("http://", "http://anna@") + "/dav/Flourish/"
+    secrets = "anna app password\n" + passphrase + "\n"
+    north, south = Machine("north"), Machine("south")
+    north.import_entries([entry("44444444-4444-4444-8444-444444444444", "Over WebDAV Zanzibar", "Through the server", 1,
+                                "2026-11-04T08:00:00.000Z", ["friends"])], ["friends"])
+    south.import_entries([entry("55555555-5555-4555-8555-555555555555", "South side", "Second machine", 4,
+                                "2026-11-05T08:00:00.000Z")], [])
+    status, out, err = north.run("--sync-setup", address, stdin="wrong password\n" + passphrase + "\n")
+    check("a wrong WebDAV password is refused in words", status == 1 and "refused the user name or password" in err)
+    check("and nothing is made on the server", os.listdir(os.path.join(server_folder, "dav")) == [])
+    check("the password never reaches the output", "wrong password" not in out + err)
+    status, out, err = north.run("--sync-setup", address, stdin=secrets)
+    check("--sync-setup starts a journal on the server, its collection made with MKCOL",
+          status == 0 and out.startswith(f"Started a new synced journal at {address}.") and os.path.isdir(os.path.join(server_folder, "dav", "Flourish")))
+    status, out, err = south.run("--sync-setup", address, stdin=secrets)
+    check("another machine joins it over WebDAV", status == 0 and "Joined" in out)
+    status, out, err = north.run("--sync", stdin=secrets)
+    check("--sync over WebDAV brings the other machine's entry", status == 0 and out == "Synced: sent 0, received 1.")
+    check("both journals hold the same entries", north.entries() == south.entries() and len(north.entries()) == 2)
+    stored = os.path.join(server_folder, "dav", "Flourish")
+    for name in os.listdir(stored):
+        with open(os.path.join(stored, name), "rb") as file:
+            data = file.read()
+        for secret in ["Zanzibar", "South side", "friends", passphrase, "anna app password"]:
+            check(f"{secret!r} is not in the clear on the server in {name}", secret.encode() not in data)
+    status, out, err = north.run("--sync-setup", ready[1].replace("http://", "http://anna@") + "/broken/", stdin=secrets)
+    check("a server answering 503 is said in words, with what to do", status == 1 and "HTTP 503" in err and "try again later" in err)
+    status, out, err = north.run("--sync-setup", ready[1].replace("http://", "http://anna@") + "/readonly/Flourish/", stdin=secrets)
+    check("a place the user may not write to is refused", status == 1 and "may not write" in err)
+finally:
+    server.stdin.close()
+    server.wait(timeout=30)
+status, out, err = north.run("--sync", stdin=secrets)
+check("a server gone away is a failure of one line, the journal kept", status == 1 and "cannot be reached" in err and len(north.entries()) == 2)
 
 shutil.rmtree(root)
 print(f"sync-cli: {passed} passed, 0 failed")

@@ -8,6 +8,10 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
     /// The folder (or its parent, for a new one) does not exist.
     case missing(place: String)
     case permissionDenied(place: String)
+    /// The WebDAV server refused the user name or password (401).
+    case wrongPassword(place: String)
+    /// The server answered with an error of its own (5xx, or a status sync cannot use).
+    case serverError(place: String, status: Int)
     case full(place: String)
     /// The place holds files, but not a Flourish journal.
     case notAJournal(place: String)
@@ -33,6 +37,10 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("%@ does not exist. Check the address, or create its parent folder first."), place)
         case let .permissionDenied(place):
             String(format: tr("Flourish may not write to %@. Check its permissions, or choose another place."), place)
+        case let .wrongPassword(place):
+            String(format: tr("%@ refused the user name or password. Check them (Nextcloud wants an app password). Nothing was changed."), place)
+        case let .serverError(place, status):
+            String(format: tr("The server at %@ answered with an error (HTTP %@). Your journal is kept here; try again later."), place, "\(status)")
         case let .full(place):
             String(format: tr("%@ is full. Make room there; nothing was lost."), place)
         case let .notAJournal(place):

@@ -11,68 +11,14 @@ final class SyncTests: XCTestCase {
     private let folder = TemporaryFolder()
     private let passphrase = "a long sync passphrase"
 
-    /// One machine: its own journal file, and sync through the shared folder.
-    private final class Machine {
-        let store: JournalStore
-        var sync: JournalSync?
-
-        init(_ path: String) throws { store = try JournalStore(path: path) }
-
-        func save(_ title: String, _ body: String = "", _ mood: Mood = .okay, tags: Set<Int64> = [], at seconds: Double) throws -> Entry {
-            try store.save(try EntryDraft(title: title, body: body, mood: mood, tagIDs: tags).validated().get(),
-                           createdAt: Date(timeIntervalSince1970: seconds))
-        }
-
-        func edit(_ entry: Entry, title: String, at seconds: Double) throws -> Entry {
-            let id = try XCTUnwrap(try store.entries(ids: try store.entryIDs()).first { $0.uuid == entry.uuid }).id
-            return try store.update(id: id, with: try EntryDraft(title: title, body: entry.body, mood: entry.mood, tagIDs: entry.tagIDs)
-                .validated().get(), updatedAt: Date(timeIntervalSince1970: seconds))
-        }
-
-        @discardableResult
-        func syncNow() throws -> SyncReport { try XCTUnwrap(sync).sync() }
-
-        func entry(_ uuid: String) throws -> Entry? {
-            try store.entries(ids: try store.entryIDs()).first { $0.uuid == uuid }
-        }
-
-        func tagNames() throws -> [String] { try store.tags(counted: false).map(\.name) }
-    }
-
     private var place: FolderPlace { FolderPlace(path: folder.file("Flourish")) }
 
-    private func machine(_ name: String) throws -> Machine { try Machine(folder.file("\(name).sqlite")) }
+    private func machine(_ name: String) throws -> SyncMachine { try SyncMachine(folder.file("\(name).sqlite")) }
 
-    private func setUp(_ machine: Machine, expecting setup: JournalSync.Setup) throws {
+    private func setUp(_ machine: SyncMachine, expecting setup: JournalSync.Setup) throws {
         let (sync, done) = try JournalSync.setUp(machine.store, at: place, passphrase: passphrase, cost: .interactive)
         XCTAssertEqual(done, setup)
         machine.sync = sync
-    }
-
-    /// Every stored column of every entry, by uuid, with the entry's tags' names: what "the same
-    /// journal, entry for entry" means.
-    private func contents(_ machine: Machine) throws -> [String: [String]] {
-        let queue = try DatabaseQueue(path: machine.store.file, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        defer { try? queue.close() }
-        return try queue.read { db in
-            var rows: [String: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT uuid, quote(title), quote(body), quote(mood), quote(created_at), quote(updated_at),
-                       quote(latitude), quote(longitude), quote(accuracy),
-                       (SELECT group_concat(name, '|') FROM (SELECT tag.name FROM entry_tag JOIN tag ON tag.id = tag_id
-                        WHERE entry_id = entry.id ORDER BY tag.key))
-                FROM entry
-                """) {
-                rows[row[0]] = (1..<row.count).map { (row[$0] as String?) ?? "" }
-            }
-            return rows
-        }
-    }
-
-    private func versions(_ machine: Machine) throws -> [String] {
-        let queue = try DatabaseQueue(path: machine.store.file, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        defer { try? queue.close() }
-        return try queue.read { db in try String.fetchAll(db, sql: "SELECT entry_uuid || ':' || title FROM entry_version ORDER BY 1") }
     }
 
     private func placeFiles() throws -> [String: Data] {
@@ -104,8 +50,8 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(back.sent, 0)
         XCTAssertEqual(try desktop.syncNow(), SyncReport(), "nothing left to do")
 
-        XCTAssertEqual(try contents(laptop), try contents(desktop), "the same journal, entry for entry, byte for byte")
-        XCTAssertEqual(try contents(laptop).count, 3)
+        XCTAssertEqual(try laptop.contents(), try desktop.contents(), "the same journal, entry for entry, byte for byte")
+        XCTAssertEqual(try laptop.contents().count, 3)
         XCTAssertTrue(try laptop.tagNames().contains(desktopTag.name))
         XCTAssertEqual(try laptop.store.syncState()?.journal, try desktop.store.syncState()?.journal)
         XCTAssertNotEqual(try laptop.store.syncState()?.machine, try desktop.store.syncState()?.machine)
@@ -149,10 +95,10 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(desktopReport.conflicts, 1, "the desktop kept the laptop's edit")
         XCTAssertEqual(laptopReport.conflicts, 0, "the laptop synced first: nothing to meet yet")
         XCTAssertEqual(try laptop.entry(shared.uuid)?.title, "Sunday, desktop", "the later edit wins")
-        XCTAssertEqual(try contents(laptop), try contents(desktop))
-        XCTAssertEqual(try versions(laptop), ["\(shared.uuid):Sunday, laptop"], "the lost edit is kept on the laptop")
-        XCTAssertEqual(try versions(desktop), try versions(laptop), "and on the desktop")
-        XCTAssertEqual(try contents(laptop).count, 2)
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
+        XCTAssertEqual(try laptop.versions(), ["\(shared.uuid):Sunday, laptop"], "the lost edit is kept on the laptop")
+        XCTAssertEqual(try desktop.versions(), try laptop.versions(), "and on the desktop")
+        XCTAssertEqual(try laptop.contents().count, 2)
     }
 
     func testTheLaterEditWinsWhicheverMachineSyncsFirstAndALosingUnsentEditTravelsAsAnEarlierVersion() throws {
@@ -172,8 +118,8 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try desktop.entry(shared.uuid)?.title, "Monday, later")
         for each in [laptop, tablet, laptop, desktop] { try each.syncNow() }
         for each in [laptop, desktop, tablet] {
-            XCTAssertEqual(try contents(each), try contents(laptop))
-            XCTAssertEqual(try versions(each), ["\(shared.uuid):Monday, earlier"], "kept on every machine")
+            XCTAssertEqual(try each.contents(), try laptop.contents())
+            XCTAssertEqual(try each.versions(), ["\(shared.uuid):Monday, earlier"], "kept on every machine")
         }
     }
 
@@ -191,8 +137,8 @@ final class SyncTests: XCTestCase {
         try desktop.syncNow()
         XCTAssertEqual(try laptop.syncNow().conflicts, 0, "a later edit, not a conflict")
         XCTAssertEqual(try laptop.entry(shared.uuid)?.title, "Tuesday, later on the desktop")
-        XCTAssertEqual(try contents(laptop), try contents(desktop))
-        XCTAssertEqual(try versions(laptop), [])
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
+        XCTAssertEqual(try laptop.versions(), [])
     }
 
     func testDeletionsTravelAndUndoBringsTheEntryBackEverywhere() throws {
@@ -203,7 +149,7 @@ final class SyncTests: XCTestCase {
         try laptop.syncNow()
         try setUp(desktop, expecting: .joined)
         try desktop.syncNow()
-        XCTAssertEqual(try contents(desktop).count, 2)
+        XCTAssertEqual(try desktop.contents().count, 2)
 
         _ = try laptop.store.delete(id: gone.id)
         let deleted = try laptop.store.delete(id: undone.id)
@@ -216,7 +162,7 @@ final class SyncTests: XCTestCase {
         try laptop.syncNow()
         XCTAssertEqual(try desktop.syncNow().received, 1)
         XCTAssertEqual(try desktop.entry(undone.uuid)?.body, "Keep me", "Undo travels as the entry coming back")
-        XCTAssertEqual(try contents(laptop), try contents(desktop))
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
 
         // A machine that never heard of the entry does not bring it back.
         try desktop.syncNow()
@@ -250,7 +196,7 @@ final class SyncTests: XCTestCase {
         let names = { (entry: Entry?) in try Set(desktop.store.tags(counted: false).filter { entry?.tagIDs.contains($0.id) == true }.map(\.name)) }
         XCTAssertEqual(try names(try desktop.entry(one.uuid)), ["Job", "friends"], "renamed, and merged into friends")
         XCTAssertEqual(try names(try desktop.entry(two.uuid)), ["friends"])
-        XCTAssertEqual(try contents(laptop), try contents(desktop))
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
     }
 
     func testAWrongPassphraseOrAPlaceHoldingSomethingElseChangesNothingHereOrThere() throws {
@@ -259,13 +205,13 @@ final class SyncTests: XCTestCase {
         try setUp(laptop, expecting: .started)
         try laptop.syncNow()
         let placeBefore = try placeFiles()
-        let journalBefore = try contents(desktop)
+        let journalBefore = try desktop.contents()
 
         XCTAssertThrowsError(try JournalSync.setUp(desktop.store, at: place, passphrase: "not it", cost: .interactive)) {
             XCTAssertEqual($0 as? SyncError, .wrongPassphrase)
         }
         XCTAssertNil(try desktop.store.syncState(), "not set up")
-        XCTAssertEqual(try contents(desktop), journalBefore)
+        XCTAssertEqual(try desktop.contents(), journalBefore)
         XCTAssertEqual(try placeFiles(), placeBefore, "nothing written at the place")
 
         let other = folder.file("Photos")
@@ -304,7 +250,7 @@ final class SyncTests: XCTestCase {
         }
         try original.write(to: URL(fileURLWithPath: firstFile))
         XCTAssertEqual(try desktop.syncNow().refused, [])
-        XCTAssertEqual(try contents(desktop), try contents(laptop), "once whole again, it is applied")
+        XCTAssertEqual(try desktop.contents(), try laptop.contents(), "once whole again, it is applied")
     }
 
     func testASyncStoppedAtAnyPointIsCompletedByTheNextWithNothingLostOrDoubled() throws {
@@ -320,7 +266,7 @@ final class SyncTests: XCTestCase {
         try laptop.syncNow()
         try setUp(desktop, expecting: .joined)
         XCTAssertEqual(try desktop.syncNow().received, 1_200)
-        XCTAssertEqual(try contents(desktop), try contents(laptop))
+        XCTAssertEqual(try desktop.contents(), try laptop.contents())
         XCTAssertEqual(try desktop.store.count(), 1_200, "nothing doubled")
     }
 
@@ -348,8 +294,8 @@ final class SyncTests: XCTestCase {
             XCTAssertNotNil(try each.entry(fromLaptop.uuid))
             XCTAssertNotNil(try each.entry(fromCopy.uuid))
         }
-        XCTAssertEqual(try contents(desktop), try contents(reopened))
-        XCTAssertEqual(try contents(copy), try contents(reopened))
+        XCTAssertEqual(try desktop.contents(), try reopened.contents())
+        XCTAssertEqual(try copy.contents(), try reopened.contents())
     }
 
     func testConflictedCopiesAndHalfWrittenFilesAtThePlaceAreLeftAlone() throws {
@@ -364,7 +310,7 @@ final class SyncTests: XCTestCase {
         try setUp(desktop, expecting: .joined)
         let report = try desktop.syncNow()
         XCTAssertEqual(report.refused, [])
-        XCTAssertEqual(try contents(desktop), try contents(laptop))
+        XCTAssertEqual(try desktop.contents(), try laptop.contents())
     }
 
     func testTurningSyncOffForgetsThePlaceAndKeepsTheJournal() throws {
@@ -372,10 +318,10 @@ final class SyncTests: XCTestCase {
         _ = try laptop.save("Entry", at: 1_000)
         try setUp(laptop, expecting: .started)
         try laptop.syncNow()
-        let before = try contents(laptop)
+        let before = try laptop.contents()
         try laptop.store.stopSync()
         XCTAssertNil(try laptop.store.syncState())
-        XCTAssertEqual(try contents(laptop), before)
+        XCTAssertEqual(try laptop.contents(), before)
         XCTAssertThrowsError(try JournalSync.open(laptop.store, at: place, passphrase: passphrase)) {
             XCTAssertEqual($0 as? SyncError, .notSetUp)
         }

@@ -1,0 +1,102 @@
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import XCTest
+
+/// Sync through a real WebDAV server (Apache httpd with mod_dav_fs and Basic authentication on
+/// 127.0.0.1, started for each test): the place's operations, what the server answers when it
+/// refuses, and two machines syncing through it, with what the server stores read byte for byte.
+final class WebDAVSyncTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private var server: WebDAVServer!
+    private let passphrase = "a long sync passphrase"
+
+    override func setUpWithError() throws {
+        server = try WebDAVServer(in: folder.file("server"))
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func place(_ path: String, password: String = WebDAVServer.password) throws -> WebDAVPlace {
+        try WebDAVPlace(address: server.url(path), password: password, timeout: 10)
+    }
+
+    func testACollectionIsMadeWhereItsParentIsAndFilesAreWrittenOnceAndNeverReplaced() throws {
+        let place = try place("/dav/Flourish/")
+        XCTAssertEqual(place.displayName, server.url("/dav/Flourish/"), "the address with its user, never the password")
+        XCTAssertThrowsError(try place.prepare(create: false)) { XCTAssertEqual($0 as? SyncError, .missing(place: place.displayName)) }
+        try place.prepare(create: true)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: (server.davFolder as NSString).appendingPathComponent("Flourish")), "MKCOL")
+
+        let deep = try self.place("/dav/no/such/Flourish/")
+        XCTAssertThrowsError(try deep.prepare(create: true)) { XCTAssertEqual($0 as? SyncError, .missing(place: deep.displayName)) }
+
+        try place.create("m1-00000001.batch", contents: Data("first".utf8))
+        XCTAssertThrowsError(try place.create("m1-00000001.batch", contents: Data("second".utf8))) {
+            XCTAssertEqual($0 as? SyncError, .fileExists(name: "m1-00000001.batch"), "If-None-Match: * refused the PUT")
+        }
+        XCTAssertEqual(try place.read("m1-00000001.batch"), Data("first".utf8))
+        XCTAssertNil(try place.read("m1-00000002.batch"))
+        try place.create("name with spaces é.batch", contents: Data())
+        XCTAssertEqual(Set(try place.list("")), ["m1-00000001.batch", "name with spaces é.batch"], "collections and the place itself left out")
+        XCTAssertEqual(try place.read("name with spaces é.batch"), Data())
+    }
+
+    func testEachRefusalOfTheServerIsSaidInWords() throws {
+        XCTAssertThrowsError(try place("/dav/", password: "not it").prepare(create: true)) {
+            XCTAssertEqual($0 as? SyncError, .wrongPassword(place: server.url("/dav/")))
+        }
+        let readOnly = try place("/readonly/")
+        XCTAssertNoThrow(try readOnly.prepare(create: false))
+        XCTAssertThrowsError(try readOnly.create("x.batch", contents: Data())) {
+            XCTAssertEqual($0 as? SyncError, .permissionDenied(place: readOnly.displayName))
+        }
+        XCTAssertThrowsError(try place("/broken/").prepare(create: true)) {
+            XCTAssertEqual($0 as? SyncError, .serverError(place: server.url("/broken/"), status: 503))
+        }
+        XCTAssertThrowsError(try WebDAVPlace(address: "https://anna:secret@cloud.example.org/dav/", password: "")) { error in
+            XCTAssertFalse((error as? SyncError)?.errorDescription?.contains("secret") ?? true, "a password in the address is refused, not repeated")
+        }
+        let place = try place("/dav/")
+        server.stop()
+        XCTAssertThrowsError(try place.list("")) { error in
+            guard case .unreachable(let where_, _)? = error as? SyncError else { return XCTFail("\(error)") }
+            XCTAssertEqual(where_, place.displayName, "a server gone away is unreachable: offline, not an error of the journal")
+        }
+    }
+
+    func testTwoMachinesSyncThroughTheServerAndItStoresOnlyCiphertext() throws {
+        let laptop = try SyncMachine(folder.file("laptop.sqlite")), desktop = try SyncMachine(folder.file("desktop.sqlite"))
+        let shared = try laptop.save("Zanzibar morning", "Tea with Quetzalcoatl", .reallyGood, at: 1_000)
+        _ = try desktop.save("Desk day", at: 2_000)
+        let place = try place("/dav/Flourish/")
+        (laptop.sync, _) = try JournalSync.setUp(laptop.store, at: place, passphrase: passphrase, cost: .interactive)
+        try laptop.syncNow()
+
+        // A wrong password, then a wrong passphrase: refused, nothing changed at the server.
+        let stored = { try FileManager.default.contentsOfDirectory(atPath: (self.server.davFolder as NSString).appendingPathComponent("Flourish")).sorted() }
+        let before = try stored()
+        XCTAssertThrowsError(try JournalSync.setUp(desktop.store, at: try self.place("/dav/Flourish/", password: "nope"), passphrase: passphrase))
+        XCTAssertThrowsError(try JournalSync.setUp(desktop.store, at: place, passphrase: "not the passphrase"))
+        XCTAssertEqual(try stored(), before)
+        XCTAssertNil(try desktop.store.syncState())
+
+        (desktop.sync, _) = try JournalSync.setUp(desktop.store, at: place, passphrase: passphrase)
+        try desktop.syncNow()
+        _ = try desktop.edit(try XCTUnwrap(try desktop.entry(shared.uuid)), title: "Zanzibar morning, edited", at: 3_000)
+        try desktop.syncNow()
+        XCTAssertEqual(try laptop.syncNow().received, 2, "the desktop's entry and its edit")
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
+        XCTAssertEqual(try laptop.entry(shared.uuid)?.title, "Zanzibar morning, edited")
+
+        for name in try stored() {
+            let data = try Data(contentsOf: URL(fileURLWithPath: (server.davFolder as NSString).appendingPathComponent("Flourish/\(name)")))
+            for secret in ["Zanzibar", "Quetzalcoatl", "Desk day", passphrase, WebDAVServer.password, "work"] {
+                XCTAssertNil(data.range(of: Data(secret.utf8)), "\(secret) in \(name)")
+            }
+        }
+        XCTAssertEqual(try laptop.syncNow(), SyncReport(), "nothing to do: one PROPFIND, no file read or written")
+    }
+}

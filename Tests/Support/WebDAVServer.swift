@@ -1,0 +1,51 @@
+import Foundation
+
+/// A real WebDAV server for a test: Apache httpd with mod_dav_fs and Basic authentication on
+/// 127.0.0.1 (Tests/Support/webdav_server.py), its files in a folder of the test's. Stopped by
+/// `stop()` or when it goes away.
+public final class WebDAVServer {
+    /// "http://127.0.0.1:PORT".
+    public let address: String
+    /// Where the server keeps what is PUT under /dav/, to read it byte for byte.
+    public let davFolder: String
+    public static let user = "anna"
+    public static let password = "anna app password"
+
+    private let process = Process()
+    private let input = Pipe()
+
+    public init(in folder: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webdav_server.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, folder]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let line = Self.readLine(output.fileHandleForReading)
+        guard line.hasPrefix("ready ") else { throw ServerError.notReady(line) }
+        address = String(line.dropFirst("ready ".count))
+        davFolder = (folder as NSString).appendingPathComponent("dav")
+    }
+
+    public enum ServerError: Error { case notReady(String) }
+
+    /// The address of `path` on the server with the test user in it: "http://anna@127.0.0.1:PORT/dav/x/".
+    public func url(_ path: String, user: String = WebDAVServer.user) -> String {
+        address.replacingOccurrences(of: "http://", with: "http://\(user)@") + path
+    }
+
+    public func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    private static func readLine(_ handle: FileHandle) -> String {
+        var bytes = Data()
+        while let byte = try? handle.read(upToCount: 1), !byte.isEmpty, byte != Data([10]) { bytes += byte }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""A real WebDAV server for the sync tests: Debian's Apache httpd with mod_dav_fs and Basic
+authentication, on 127.0.0.1 and a free port, everything in FOLDER (configuration, the served
+files, the password file, logs). Prints "ready http://127.0.0.1:PORT" once Apache answers, then
+serves until its standard input closes or it is terminated, and stops Apache.
+
+    webdav_server.py FOLDER
+
+Run as root, Apache's workers run as "daemon": FOLDER's parents must let others through (x).
+
+Users: "anna" with the password "anna app password", "bob" with "bob app password".
+Places under the address:
+  /dav/        read and write for any user
+  /readonly/   reading only: PUT and MKCOL are refused (403)
+  /broken/     every request answers 503, as a server in trouble does
+"""
+import os
+import pwd
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+folder = os.path.abspath(sys.argv[1])
+os.makedirs(folder, exist_ok=True)
+for sub in ["dav", "readonly", "lock", "run"]:
+    os.makedirs(os.path.join(folder, sub), exist_ok=True)
+
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+
+passwords = os.path.join(folder, "passwords")
+for index, (user, password) in enumerate([("anna", "anna app password"), ("bob", "bob app password")]):
+    # -i: the password from standard input, not the command line.
+    subprocess.run(["htpasswd", "-i", "-B"] + (["-c"] if index == 0 else []) + [passwords, user],
+                   input=password, text=True, check=True, capture_output=True)
+
+modules = "/usr/lib/apache2/modules"
+as_root = os.geteuid() == 0
+if as_root:
+    # Apache will not serve as root: its workers run as daemon, which must own what they write.
+    daemon = pwd.getpwnam("daemon")
+    for sub in ["dav", "readonly", "lock"]:
+        os.chown(os.path.join(folder, sub), daemon.pw_uid, daemon.pw_gid)
+    os.chmod(passwords, 0o644)
+
+configuration = f"""
+ServerRoot "{folder}"
+ServerName 127.0.0.1
+Listen 127.0.0.1:{port}
+PidFile "{folder}/run/httpd.pid"
+DefaultRuntimeDir "{folder}/run"
+ErrorLog "{folder}/error.log"
+LogLevel warn
+{"User daemon" if as_root else ""}
+{"Group daemon" if as_root else ""}
+LoadModule mpm_event_module {modules}/mod_mpm_event.so
+LoadModule authz_core_module {modules}/mod_authz_core.so
+LoadModule authn_core_module {modules}/mod_authn_core.so
+LoadModule authn_file_module {modules}/mod_authn_file.so
+LoadModule auth_basic_module {modules}/mod_auth_basic.so
+LoadModule authz_user_module {modules}/mod_authz_user.so
+LoadModule dav_module {modules}/mod_dav.so
+LoadModule dav_fs_module {modules}/mod_dav_fs.so
+LoadModule rewrite_module {modules}/mod_rewrite.so
+LoadModule alias_module {modules}/mod_alias.so
+DavLockDB "{folder}/lock/DavLock"
+Timeout 30
+
+<Directory />
+    AllowOverride None
+</Directory>
+Alias /dav "{folder}/dav"
+Alias /readonly "{folder}/readonly"
+<Location />
+    AuthType Basic
+    AuthName "Flourish tests"
+    AuthUserFile "{passwords}"
+    Require valid-user
+</Location>
+<Directory "{folder}/dav">
+    Dav On
+</Directory>
+<Directory "{folder}/readonly">
+    Dav On
+</Directory>
+<Location /readonly>
+    <Limit GET HEAD OPTIONS PROPFIND>
+        Require valid-user
+    </Limit>
+    <LimitExcept GET HEAD OPTIONS PROPFIND>
+        Require all denied
+    </LimitExcept>
+</Location>
+<Location /broken>
+    RewriteEngine On
+    RewriteRule .* - [R=503,L]
+</Location>
+"""
+config_path = os.path.join(folder, "httpd.conf")
+with open(config_path, "w") as file:
+    file.write(configuration)
+
+apache = subprocess.Popen(["/usr/sbin/apache2", "-f", config_path, "-DFOREGROUND"], stdin=subprocess.DEVNULL)
+
+
+def stop(*_):
+    apache.terminate()
+    try:
+        apache.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        apache.kill()
+    sys.exit(0)
+
+
+signal.signal(signal.SIGTERM, stop)
+deadline = time.time() + 20
+while True:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        break
+    except OSError:
+        if apache.poll() is not None or time.time() > deadline:
+            sys.stderr.write(open(os.path.join(folder, "error.log")).read() if os.path.exists(os.path.join(folder, "error.log")) else "")
+            print("failed", flush=True)
+            sys.exit(1)
+        time.sleep(0.05)
+print(f"ready http://127.0.0.1:{port}", flush=True)
+sys.stdin.read()
+stop()
