@@ -20,9 +20,11 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        // libsecret, for the desktop's Secret Service (sync's key and password); GLib, not GTK.
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(
             name: "GtkKit",
-            dependencies: ["CGtk"]
+            dependencies: ["CGtk", "CSecret"]
         ),
         // glibc's gettext, for the core's own words; no GTK.
         .systemLibrary(name: "CIntl"),

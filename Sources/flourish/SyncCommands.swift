@@ -1,9 +1,11 @@
+import FlourishApp
 import FlourishCore
 import Foundation
 
-// The command line's sync: --sync-setup TARGET (a folder or a WebDAV address), --sync and --sync-off. Secrets are read from
-// standard input (a terminal is asked without echo), never from the arguments, where any
-// other user of the machine could read them.
+// The command line's sync: --sync-setup TARGET (a folder or a WebDAV address), --sync and
+// --sync-off. Secrets come from the desktop's keyring, or else from standard input (a terminal
+// is asked without echo), never from the arguments, where any other user of the machine could
+// read them.
 
 /// A sync command that failed: one line saying what is wrong, exit status 1.
 func failedSync(_ error: SyncError) -> Never {
@@ -12,19 +14,20 @@ func failedSync(_ error: SyncError) -> Never {
 }
 
 /// The place TARGET names: a folder (made absolute), or a WebDAV address, whose password is
-/// read first (before the passphrase).
-func syncPlace(_ target: String) -> SyncPlace {
+/// `kept` or else read first (before the passphrase).
+func syncPlace(_ target: String, kept: String? = nil) -> (place: SyncPlace, password: String?) {
     if target.hasPrefix("http://") || target.hasPrefix("https://") {
         do {
             let shown = try WebDAVPlace(address: target, password: "").displayName
-            return try WebDAVPlace(address: target, password: readSecret(prompt: String(format: tr("Password for %@: "), shown)))
+            let password = kept ?? readSecret(prompt: String(format: tr("Password for %@: "), shown))
+            return (try WebDAVPlace(address: target, password: password), password)
         } catch {
             failedSync(error)
         }
     }
     let absolute = target.hasPrefix("/") ? target
         : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(target)
-    return FolderPlace(path: absolute)
+    return (FolderPlace(path: absolute), nil)
 }
 
 /// One secret: from a terminal, asked for without echo; otherwise the next line of standard input.
@@ -73,7 +76,7 @@ func finishSync(_ report: SyncReport, _ store: JournalStore) -> Never {
 }
 
 func runSyncSetup(_ store: JournalStore, target: String) -> Never {
-    let place = syncPlace(target)
+    let (place, password) = syncPlace(target)
     do {
         let joining = try JournalSync.holdsJournal(place)
         let passphrase = joining ? readSecret(prompt: tr("Sync passphrase: ")) : readNewPassphrase()
@@ -82,17 +85,34 @@ func runSyncSetup(_ store: JournalStore, target: String) -> Never {
         case .started: print(String(format: tr("Started a new synced journal at %@."), place.displayName))
         case .joined: print(String(format: tr("Joined the synced journal at %@."), place.displayName))
         }
-        finishSync(try sync.sync(), store)
+        let kept = SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
+        let report = try sync.sync()
+        // Said once the sync went well: a failure is one line alone.
+        if report.refused.isEmpty { sayWhereSecretsAre(kept) }
+        finishSync(report, store)
     } catch {
         failedSync(error)
     }
 }
 
+/// On standard error: whether the next syncs will need the passphrase again.
+func sayWhereSecretsAre(_ kept: Bool) {
+    let words = kept ? tr("The journal key is kept in your keyring: syncs on this computer do not ask for the passphrase.")
+        : tr("No keyring (Secret Service) answered: each sync will ask for the passphrase again.")
+    FileHandle.standardError.write(Data((words + "\n").utf8))
+}
+
 func runSync(_ store: JournalStore) -> Never {
     do {
         guard let state = try? store.syncState() else { throw SyncError.notSetUp }
-        let place = syncPlace(state.place)
-        let sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("Sync passphrase: ")))
+        let (place, password) = syncPlace(state.place, kept: SyncKeyring.password(for: store))
+        let sync: JournalSync
+        if let key = SyncKeyring.key(for: store) {
+            sync = try JournalSync.open(store, at: place, key: key)
+        } else {
+            sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("Sync passphrase: ")))
+            SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
+        }
         finishSync(try sync.sync(), store)
     } catch let error as SyncError {
         failedSync(error)
@@ -105,6 +125,7 @@ func runSyncOff(_ store: JournalStore) -> Never {
     do {
         let place = try store.syncState()?.place
         try store.stopSync()
+        SyncKeyring.forget(for: store)
         store.close()
         if let place {
             print(String(format: tr("Sync is off. The journal stays on this computer; %@ is left as it is."), place))

@@ -36,14 +36,21 @@ def check(description, condition):
 
 
 class Machine:
-    def __init__(self, name):
+    def __init__(self, name, keyring=None):
         self.home = os.path.join(root, name)
         os.makedirs(self.home)
         self.journal = os.path.join(self.home, "journal.sqlite")
+        self.keyring = keyring
 
-    def run(self, *arguments, stdin=""):
+    def environment(self):
         environment = {"HOME": self.home, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8",
                        "XDG_DATA_HOME": os.path.join(self.home, "data"), "XDG_CONFIG_HOME": os.path.join(self.home, "config")}
+        if self.keyring:
+            environment.update(self.keyring)
+        return environment
+
+    def run(self, *arguments, stdin=""):
+        environment = self.environment()
         done = subprocess.run([flourish, "--database", self.journal, *arguments], input=stdin, capture_output=True,
                               text=True, env=environment, timeout=120)
         return done.returncode, done.stdout.strip(), done.stderr.strip()
@@ -170,6 +177,38 @@ try:
             data = file.read()
         for secret in ["Zanzibar", "South side", "friends", passphrase, "anna app password"]:
             check(f"{secret!r} is not in the clear on the server in {name}", secret.encode() not in data)
+    # With a Secret Service (GNOME Keyring in a D-Bus session of this test's own): the key and the
+    # password are asked once, then kept there, in no plain file.
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    try:
+        runtime = os.path.join(root, "runtime")
+        os.makedirs(runtime, mode=0o700)
+        east = Machine("east", keyring={"DBUS_SESSION_BUS_ADDRESS": bus.stdout.readline().strip(), "XDG_RUNTIME_DIR": runtime})
+        keyring = east.environment()
+        subprocess.run(["gnome-keyring-daemon", "--daemonize", "--login"], input="the test keyring's password", text=True,
+                       env=keyring, capture_output=True, check=True, timeout=30)
+        subprocess.run(["gnome-keyring-daemon", "--start", "--components=secrets"], env=keyring, capture_output=True, check=True, timeout=30)
+        status, out, err = east.run("--sync-setup", address, stdin=secrets)
+        check("with a keyring, --sync-setup says the key is kept there", status == 0 and "kept in your keyring" in err)
+        status, out, err = east.run("--sync", stdin="")
+        check("--sync then asks for neither password nor passphrase", status == 0 and out == "Synced: sent 0, received 0.")
+        found = subprocess.run(["secret-tool", "search", "--all", "journal", east.journal], env=keyring, capture_output=True, text=True, timeout=30)
+        check("the key and the password are in the keyring", "attribute.kind = key" in found.stdout + found.stderr
+              and "attribute.kind = password" in found.stdout + found.stderr)
+        for folder, _, names in os.walk(east.home):
+            for name in names:
+                with open(os.path.join(folder, name), "rb") as file:
+                    data = file.read()
+                for secret in [passphrase, "anna app password"]:
+                    check(f"{secret!r} is in no file of the machine ({name})", secret.encode() not in data)
+        status, out, err = east.run("--sync-off")
+        found = subprocess.run(["secret-tool", "search", "--all", "journal", east.journal], env=keyring, capture_output=True, text=True, timeout=30)
+        check("--sync-off forgets the key and the password", status == 0 and "attribute.kind" not in found.stdout + found.stderr)
+    finally:
+        # GNOME Keyring leaves with its session bus.
+        bus.terminate()
+
     status, out, err = north.run("--sync-setup", ready[1].replace("http://", "http://anna@") + "/broken/", stdin=secrets)
     check("a server answering 503 is said in words, with what to do", status == 1 and "HTTP 503" in err and "try again later" in err)
     status, out, err = north.run("--sync-setup", ready[1].replace("http://", "http://anna@") + "/readonly/Flourish/", stdin=secrets)

@@ -9,6 +9,7 @@ serves until its standard input closes or it is terminated, and stops Apache.
 Run as root, Apache's workers run as "daemon": FOLDER's parents must let others through (x).
 
 Users: "anna" with the password "anna app password", "bob" with "bob app password".
+Every request is logged in FOLDER/access.log: method, path, status, bytes in and out.
 Places under the address:
   /dav/        read and write for any user
   /readonly/   reading only: PUT and MKCOL are refused (403)
@@ -66,6 +67,7 @@ LoadModule dav_module {modules}/mod_dav.so
 LoadModule dav_fs_module {modules}/mod_dav_fs.so
 LoadModule rewrite_module {modules}/mod_rewrite.so
 LoadModule alias_module {modules}/mod_alias.so
+CustomLog "{folder}/access.log" "%m %U %>s %I %O"
 DavLockDB "{folder}/lock/DavLock"
 Timeout 30
 

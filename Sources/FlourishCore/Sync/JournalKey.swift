@@ -22,6 +22,15 @@ public struct JournalKey: Sendable, Equatable {
         self.bytes = bytes
     }
 
+    /// The key as text, for the desktop's Secret Service only: never a file, a log or a message.
+    public var exported: String { Data(bytes).base64EncodedString() }
+
+    /// A key kept as `exported` text; nil for anything else.
+    public init?(exported: String) {
+        guard let data = Data(base64Encoded: exported), data.count == Self.length else { return nil }
+        self.init(bytes: Array(data))
+    }
+
     /// A new key from the system's random source.
     public static func random() -> JournalKey {
         JournalKey(bytes: Sodium.random(length))

@@ -94,13 +94,27 @@ public final class JournalSync: @unchecked Sendable {
 
     /// Sync for a journal already set up, with the key unwrapped by `passphrase`.
     public static func open(_ store: JournalStore, at place: SyncPlace, passphrase: String) throws(SyncError) -> JournalSync {
+        try open(store, at: place) { file throws(SyncError) in try file.unwrap(passphrase: passphrase) }
+    }
+
+    /// Sync for a journal already set up, with its key as this machine keeps it (the desktop's
+    /// Secret Service). A key that is not this journal's has every file refused.
+    public static func open(_ store: JournalStore, at place: SyncPlace, key: JournalKey) throws(SyncError) -> JournalSync {
+        try open(store, at: place) { _ throws(SyncError) in key }
+    }
+
+    private static func open(_ store: JournalStore, at place: SyncPlace,
+                             key: (KeyFile) throws(SyncError) -> JournalKey) throws(SyncError) -> JournalSync {
         guard let state = try worded({ () throws(JournalError) in try store.syncState() }) else { throw .notSetUp }
         try place.prepare(create: false)
         guard let data = try place.read(KeyFile.name) else { throw .notAJournal(place: place.displayName) }
         let keyFile = try KeyFile.read(data, place: place.displayName)
         guard keyFile.journal == state.journal else { throw .otherJournal(place: place.displayName) }
-        return JournalSync(store: store, place: place, key: try keyFile.unwrap(passphrase: passphrase), journal: state.journal)
+        return JournalSync(store: store, place: place, key: try key(keyFile), journal: state.journal)
     }
+
+    /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.exported`).
+    public var journalKey: JournalKey { key }
 
     /// Receives the other machines' new batches, then sends this machine's changes.
     public func sync() throws(SyncError) -> SyncReport {

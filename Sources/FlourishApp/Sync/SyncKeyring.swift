@@ -1,0 +1,38 @@
+import FlourishCore
+import GtkKit
+
+/// What this machine keeps of a synced journal in the desktop's Secret Service: the journal
+/// key (so the passphrase is typed once per machine) and, for a WebDAV server, the password.
+/// Filed under the journal file, so two journals on one machine keep their own. Where no Secret
+/// Service runs, nothing is kept and Flourish asks again when it needs them.
+public enum SyncKeyring {
+    public static func key(for journal: JournalStore) -> JournalKey? {
+        (try? Keyring.lookup(journal: journal.file, kind: "key"))?.flatMap(JournalKey.init(exported:))
+    }
+
+    public static func password(for journal: JournalStore) -> String? {
+        (try? Keyring.lookup(journal: journal.file, kind: "password")) ?? nil
+    }
+
+    /// Keeps the key, and the password when there is one; false when no Secret Service took them.
+    @discardableResult
+    public static func keep(key: JournalKey, password: String?, for journal: JournalStore) -> Bool {
+        do {
+            try Keyring.store(key.exported, label: String(format: tr("Flourish sync key for %@"), journal.path),
+                              journal: journal.file, kind: "key")
+            if let password {
+                try Keyring.store(password, label: String(format: tr("Flourish sync password for %@"), journal.path),
+                                  journal: journal.file, kind: "password")
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Forgets both (turning sync off).
+    public static func forget(for journal: JournalStore) {
+        try? Keyring.clear(journal: journal.file, kind: "key")
+        try? Keyring.clear(journal: journal.file, kind: "password")
+    }
+}

@@ -1,0 +1,42 @@
+import CGtk
+import CSecret
+
+/// The desktop's Secret Service (GNOME Keyring, KDE Wallet) through libsecret: where a synced
+/// journal's key and WebDAV password are kept on this machine, never in a plain file. Each
+/// secret is filed under the journal file it belongs to and what it is. Every call blocks on
+/// D-Bus: call it off the GTK thread.
+public enum Keyring {
+    /// No Secret Service answered (none runs, or it refused): the caller asks the person instead.
+    public struct Unavailable: Error, Sendable {
+        public let reason: String
+    }
+
+    public static func store(_ secret: String, label: String, journal: String, kind: String) throws(Unavailable) {
+        var error: UnsafeMutablePointer<GError>?
+        let stored = flourish_secret_store(journal, kind, label, secret, &error)
+        if stored == 0 { throw unavailable(error) }
+    }
+
+    /// The secret, or nil when none is kept for this journal.
+    public static func lookup(journal: String, kind: String) throws(Unavailable) -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let found = flourish_secret_lookup(journal, kind, &error) else {
+            if error != nil { throw unavailable(error) }
+            return nil
+        }
+        // secret_password_free wipes the C copy before freeing it.
+        defer { secret_password_free(found) }
+        return String(cString: found)
+    }
+
+    public static func clear(journal: String, kind: String) throws(Unavailable) {
+        var error: UnsafeMutablePointer<GError>?
+        _ = flourish_secret_clear(journal, kind, &error)
+        if error != nil { throw unavailable(error) }
+    }
+
+    private static func unavailable(_ error: UnsafeMutablePointer<GError>?) -> Unavailable {
+        defer { if let error { g_error_free(error) } }
+        return Unavailable(reason: error.map { String(cString: $0.pointee.message) } ?? "no Secret Service")
+    }
+}
