@@ -10,6 +10,8 @@ import Foundation
 //                                          a keystroke at a time, the Insights figures, the
 //                                          health check, save
 //   flourish-bench peers ENTRIES FOLDER    the same entries in RedNotebook's and Almanah's formats
+//   flourish-bench edit PATH               edits the newest entry of PATH (its body gets a line),
+//                                          as a person would between two syncs
 //   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
 //                                          printing "saved N UUID" once each save has returned
 //                                          (the crash test kills it at random moments)
@@ -113,6 +115,15 @@ func saveLoop(path: String, first: Int) throws -> Never {
     }
 }
 
+func editNewest(path: String) throws {
+    let store = try JournalStore(path: path)
+    defer { store.close() }
+    guard let id = try store.entryIDs().first, let entry = try store.entries(ids: [id]).first else { return }
+    let edited = try EntryDraft(title: entry.title, body: entry.body + "\nOne more line, written later.", mood: entry.mood,
+                                tagIDs: entry.tagIDs).validated().get()
+    _ = try store.update(id: id, with: edited, updatedAt: Date())
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch (arguments.first, arguments.count) {
@@ -122,12 +133,14 @@ do {
         let figures = try storeFigures(path: arguments[1])
         let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
+    case ("edit", 2):
+        try editNewest(path: arguments[1])
     case ("save-loop", 3):
         try saveLoop(path: arguments[1], first: Int(arguments[2]) ?? 0)
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | save-loop PATH FIRST\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST\n".utf8))
         exit(2)
     }
 } catch {
