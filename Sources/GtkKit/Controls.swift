@@ -142,6 +142,13 @@ public final class TextEntry: Widget {
     public func onActivate(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "activate", action)
     }
+
+    /// A field for a password or passphrase: its characters shown as dots, and input methods
+    /// and the on-screen keyboard told not to learn or suggest from it.
+    public func hideText() {
+        gtk_entry_set_visibility(typed(raw), 0)
+        gtk_entry_set_input_purpose(typed(raw), GTK_INPUT_PURPOSE_PASSWORD)
+    }
 }
 
 /// GtkTextView: several lines of wrapping text.

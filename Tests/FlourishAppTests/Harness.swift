@@ -42,7 +42,7 @@ final class Harness {
         // The real GeoClue client; a short wait so "no answer" tests finish quickly.
         location = GeoClueLocationProvider(desktopID: FlourishApplication.applicationID, timeoutMilliseconds: 1_500)
         main = MainWindow(application: Self.sharedApplication(), model: model, journalPath: journal.path,
-                          location: location, preferences: preferences)
+                          location: location, preferences: preferences, store: journal)
         main.present()
         guard load else { return }
         model.load()

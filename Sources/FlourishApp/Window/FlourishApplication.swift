@@ -107,7 +107,8 @@ public final class FlourishApplication {
             // here: start-up reads as little of a ten-year journal as of an empty one.
             let mainWindow = MainWindow(application: application, model: model, journalPath: journalPath,
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
-                                        preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)))
+                                        preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)),
+                                        store: store)
             self.mainWindow = mainWindow
             mainWindow.onHealthy = { Self.backUp(store) }
             mainWindow.present()

@@ -23,6 +23,11 @@ final class MainWindow {
     /// The Export and Import windows, once opened.
     private(set) var exportWindow: ExportWindow?
     private(set) var importer: ImportWindow?
+    /// Sync, when the window has the journal's store (the app always does).
+    let sync: SyncController?
+    private(set) var syncWindow: SyncWindow?
+    /// How sync stands, in the header bar while it is on; it opens the Sync window.
+    let syncStatus = Button("")
     private let application: Application
 
     enum Page: String {
@@ -39,7 +44,7 @@ final class MainWindow {
     static let healthCheckDelay: UInt32 = 1_500
 
     init(application: Application, model: JournalModel, journalPath: String, location: LocationProvider,
-         preferences: Preferences) {
+         preferences: Preferences, store: JournalStore? = nil) {
         Theme.install()
         self.preferences = preferences
         self.model = model
@@ -59,6 +64,7 @@ final class MainWindow {
         journal = JournalController(model: model, alerts: alerts, notice: notice)
         insights = InsightsController(model: model, alerts: alerts)
         damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { [unowned window] in window.close() })
+        sync = store.map { SyncController(store: $0, model: model) }
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
         pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
@@ -70,9 +76,15 @@ final class MainWindow {
             (tr("_Tags"), "win.show-tags"),
             (tr("_Export…"), "win.export"),
             (tr("_Import…"), "win.import"),
+            (tr("_Sync…"), "win.sync"),
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
             (tr("_About Flourish"), "win.about"),
         ]))
+        syncStatus.addClass("flat")
+        header.packEnd(syncStatus)
+        syncStatus.onClicked { [unowned self] in showSync() }
+        sync?.observe { [unowned self] in showSyncStatus() }
+        showSyncStatus()
         window.setTitlebar(header)
         let overlay = Overlay(child: pages)
         overlay.addOverlay(notice.view)
@@ -113,7 +125,10 @@ final class MainWindow {
             show(.insights)
         }
         // Insights on screen follows every change; hidden, it reads its figures when shown.
-        journal.onEntriesChanged = { [unowned self] in if insights.view.isMapped { insights.refresh() } }
+        journal.onEntriesChanged = { [unowned self] in
+            if insights.view.isMapped { insights.refresh() }
+            sync?.journalChanged()
+        }
         // A day of the year in pixels: its entries, in the journal's search.
         insights.onShowDay = { [unowned self] day in
             show(.journal)
@@ -123,6 +138,8 @@ final class MainWindow {
         window.addAction("show-tags") { [unowned self] in showTags() }
         window.addAction("export") { [unowned self] in showExport() }
         window.addAction("import") { [unowned self] in chooseImport() }
+        window.addAction("sync") { [unowned self] in showSync() }
+        window.setActionEnabled("sync", sync != nil)
         window.addAction("find") { [unowned self] in
             show(.journal)
             journal.startSearch()
@@ -153,6 +170,7 @@ final class MainWindow {
             case .healthy?:
                 model.watchForOtherWriters()
                 onHealthy()
+                sync?.start()
             case nil: break
             }
         }
@@ -178,10 +196,11 @@ final class MainWindow {
             // They only hide when closed; left, they would keep the application running. A
             // running export stops, leaving no file behind.
             exportWindow?.cancel()
-            for window in [tagsWindow?.window, exportWindow?.window, importer?.window] { window?.destroy() }
+            for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window] { window?.destroy() }
             tagsWindow = nil
             exportWindow = nil
             importer = nil
+            syncWindow = nil
         }
         return keepOpen
     }
@@ -207,6 +226,23 @@ final class MainWindow {
         let export = exportWindow ?? ExportWindow(application: application, parent: window, model: model, alerts: alerts)
         exportWindow = export
         export.present()
+    }
+
+    /// The Sync window (main menu, or the header bar's status): made the first time, shown again after.
+    func showSync() {
+        guard let sync else { return }
+        let made = syncWindow ?? SyncWindow(application: application, parent: window, controller: sync)
+        syncWindow = made
+        made.present()
+    }
+
+    /// The header bar's word on sync: shown while it is on, its whole sentence for a screen reader.
+    private func showSyncStatus() {
+        guard let sync else { return syncStatus.isVisible = false }
+        syncStatus.isVisible = sync.isOn
+        syncStatus.label = sync.shortText
+        syncStatus.accessibleName = String(format: tr("Sync: %@"), sync.sentence)
+        syncStatus.tooltip = sync.sentence
     }
 
     /// Import (main menu): the file chooser, then the Import window for what was chosen.

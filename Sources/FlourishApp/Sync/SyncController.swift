@@ -1,0 +1,231 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// Keeps a synced journal in step while the window is open: a sync once the journal has passed
+/// its health check, a few seconds after each change, every few minutes, and on Sync Now. One
+/// at a time, never on the GTK thread; the window hears how it stands (`status`).
+@MainActor
+final class SyncController {
+    enum Status: Equatable {
+        case off
+        /// Set up, not synced yet in this run.
+        case waiting
+        case syncing
+        case synced(Date)
+        /// The place cannot be reached now: not an error, it syncs when it can.
+        case offline
+        /// The key is in no keyring: the passphrase is needed (the Sync window asks).
+        case needsPassphrase
+        case problem(String)
+    }
+
+    private(set) var status: Status { didSet { if status != oldValue { for observer in observers { observer() } } } }
+    private var observers: [@MainActor () -> Void] = []
+    let store: JournalStore
+    private let model: JournalModel
+    private var sync: JournalSync?
+    private var isRunning = false
+    private var runAgain = false
+    private var pendingChange = false
+
+    /// How long after a change its sync starts: a few edits in a row go in one batch.
+    static var afterChangeMilliseconds: UInt32 = 5_000
+    /// How often a sync runs while the window is open, for the other machines' changes.
+    static var everyMilliseconds: UInt32 = 300_000
+
+    init(store: JournalStore, model: JournalModel) {
+        self.store = store
+        self.model = model
+        status = (try? store.syncState()) == nil ? .off : .waiting
+    }
+
+    func observe(_ observer: @escaping @MainActor () -> Void) { observers.append(observer) }
+
+    var isOn: Bool { status != .off }
+
+    /// The place, as the person knows it, while sync is on.
+    var placeName: String? { (try? store.syncState())?.place }
+
+    /// After the health check: the first sync, then one every few minutes.
+    func start() {
+        guard isOn else { return }
+        syncNow()
+        schedulePeriodic()
+    }
+
+    private func schedulePeriodic() {
+        MainLoop.after(milliseconds: Self.everyMilliseconds) { [weak self] in
+            guard let self else { return }
+            if isOn { syncNow() }
+            schedulePeriodic()
+        }
+    }
+
+    /// Something in the journal changed here: it is sent a few seconds later.
+    func journalChanged() {
+        guard isOn, !pendingChange else { return }
+        pendingChange = true
+        MainLoop.after(milliseconds: Self.afterChangeMilliseconds) { [weak self] in
+            guard let self else { return }
+            pendingChange = false
+            syncNow()
+        }
+    }
+
+    func syncNow() {
+        guard isOn else { return }
+        guard !isRunning else {
+            runAgain = true
+            return
+        }
+        guard let sync else { return open() }
+        isRunning = true
+        status = .syncing
+        model.sync(sync) { [weak self] result in
+            guard let self else { return }
+            isRunning = false
+            switch result {
+            case .success(let report) where report.refused.isEmpty: status = .synced(Date())
+            case .success(let report): status = .problem(SyncError.refusedFile(name: report.refused.joined(separator: ", ")).errorDescription ?? "")
+            case .failure(let error): show(error)
+            }
+            if runAgain {
+                runAgain = false
+                syncNow()
+            }
+        }
+    }
+
+    /// Opens sync with the key and password this machine keeps, then syncs.
+    private func open() {
+        guard let state = try? store.syncState() else { return }
+        isRunning = true
+        status = .syncing
+        let store = store
+        model.inBackground({ () throws(SyncError) -> JournalSync? in
+            guard let key = SyncKeyring.key(for: store) else { return nil }
+            return try JournalSync.open(store, at: try Self.place(state.place, password: SyncKeyring.password(for: store)), key: key)
+        }) { [weak self] result in
+            guard let self else { return }
+            isRunning = false
+            switch result {
+            case .success(let opened?):
+                sync = opened
+                syncNow()
+            case .success(nil): status = .needsPassphrase
+            case .failure(let error): show(error)
+            }
+        }
+    }
+
+    /// Opens sync with the passphrase (and password) typed in the Sync window, keeps the key in
+    /// the keyring when there is one, then syncs.
+    func unlock(passphrase: String, password: String?, completion: @escaping @MainActor (SyncError?) -> Void) {
+        guard let state = try? store.syncState() else { return completion(.notSetUp) }
+        let store = store
+        model.inBackground({ () throws(SyncError) -> JournalSync in
+            let password = password ?? SyncKeyring.password(for: store)
+            let opened = try JournalSync.open(store, at: try Self.place(state.place, password: password), passphrase: passphrase)
+            SyncKeyring.keep(key: opened.journalKey, password: password, for: store)
+            return opened
+        }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let opened):
+                sync = opened
+                completion(nil)
+                syncNow()
+            case .failure(let error): completion(error)
+            }
+        }
+    }
+
+    /// Sets sync up at `target` (a folder's path or a WebDAV address): joins the journal there
+    /// with `passphrase`, or starts one, which wants `passphrase` typed twice the same. Nothing
+    /// changes when it is refused.
+    func setUp(target: String, password: String?, passphrase: String, again: String,
+               completion: @escaping @MainActor (SyncError?) -> Void) {
+        let store = store
+        model.inBackground({ () throws(SyncError) -> JournalSync in
+            let place = try Self.place(target, password: password)
+            if try !JournalSync.holdsJournal(place) {
+                guard passphrase.count >= JournalSync.shortestPassphrase else {
+                    throw .other(reason: String(format: tr("a new passphrase has at least %@ characters"), "\(JournalSync.shortestPassphrase)"))
+                }
+                guard passphrase == again else { throw .other(reason: tr("the two passphrases differ")) }
+            }
+            let (sync, _) = try JournalSync.setUp(store, at: place, passphrase: passphrase)
+            SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
+            return sync
+        }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let made):
+                sync = made
+                status = .waiting
+                completion(nil)
+                syncNow()
+            case .failure(let error): completion(error)
+            }
+        }
+    }
+
+    /// Turns sync off here: the place and the key are forgotten, the journal stays.
+    func turnOff(completion: @escaping @MainActor (SyncError?) -> Void) {
+        let store = store
+        model.inBackground({ () throws(SyncError) in
+            do throws(JournalError) {
+                try store.stopSync()
+            } catch {
+                throw .other(reason: error.errorDescription ?? "\(error)")
+            }
+            SyncKeyring.forget(for: store)
+        }) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { return completion(error) }
+            sync = nil
+            status = .off
+            completion(nil)
+        }
+    }
+
+    /// A folder's path, or a WebDAV address with its password.
+    nonisolated static func place(_ target: String, password: String?) throws(SyncError) -> SyncPlace {
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            return try WebDAVPlace(address: target, password: password ?? "")
+        }
+        return FolderPlace(path: target)
+    }
+
+    private func show(_ error: SyncError) {
+        if case .unreachable = error {
+            status = .offline
+        } else {
+            status = .problem(error.errorDescription ?? "\(error)")
+        }
+    }
+
+    /// How it stands, in a few words for the header bar, and in a sentence for the Sync window.
+    var shortText: String {
+        switch status {
+        case .off: ""
+        case .waiting, .syncing: tr("Syncing…")
+        case .synced: tr("Synced")
+        case .offline: tr("Offline")
+        case .needsPassphrase, .problem: tr("Sync problem")
+        }
+    }
+
+    var sentence: String {
+        switch status {
+        case .off: tr("Sync is off: this journal is only on this computer.")
+        case .waiting, .syncing: tr("Syncing…")
+        case .synced(let when):
+            String(format: tr("Synced at %@."), DateFormatter.localizedString(from: when, dateStyle: .none, timeStyle: .short))
+        case .offline: tr("Offline: the place cannot be reached now. Your journal is kept here and syncs when it can.")
+        case .needsPassphrase: tr("Type the sync passphrase to go on syncing: no keyring keeps it on this computer.")
+        case .problem(let words): words
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Sync from the window, off the GTK thread.
+extension JournalModel {
+    /// Runs on a queue of its own: a sync waits on the network, and a save must not wait for it
+    /// (the store keeps their writes apart).
+    private nonisolated static let syncQueue = DispatchQueue(label: "journal sync", qos: .utility)
+
+    /// Runs `work` (a setup, an opening, a sync) in the background and hands its result back on
+    /// the main queue.
+    public func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws(SyncError) -> T,
+                                          completion: @escaping @MainActor (Result<T, SyncError>) -> Void) {
+        Self.syncQueue.async {
+            let result = Result { () throws(SyncError) in try work() }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
+
+    /// One sync; when it brought anything from another machine, the journal is read again (as
+    /// when another program writes to it).
+    public func sync(_ sync: JournalSync, completion: @escaping @MainActor (Result<SyncReport, SyncError>) -> Void) {
+        inBackground({ () throws(SyncError) in try sync.sync() }) { result in
+            if case .success(let report) = result, report.received > 0 { self.reloadFromDisk() }
+            completion(result)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+@testable import FlourishApp
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GtkKit
+import XCTest
+
+/// The Sync window and syncing in the background, in real windows over real journal files,
+/// through a real folder, the key kept in a real GNOME Keyring (scripts/with-keyring).
+final class SyncUITests: XCTestCase {
+    private let shared = TemporaryFolder()
+    private let passphrase = "a long sync passphrase"
+    private var place: String { shared.file("Flourish") }
+
+    override func setUp() {
+        MainActor.assumeIsolated { SyncController.afterChangeMilliseconds = 200 }
+    }
+
+    /// Sets sync up through the Sync window, as a person types it.
+    @MainActor
+    private func setUp(_ harness: Harness, passphrase: String, again: String = "") -> SyncWindow {
+        XCTAssertTrue(harness.main.window.activateAction("win.sync"), "main menu → Sync…")
+        let window = try! XCTUnwrap(harness.main.syncWindow)
+        XCTAssertTrue(window.folderChoice.isActive, "a folder is offered first")
+        window.folderField.text = place
+        window.passphraseField.text = passphrase
+        window.againField.text = again
+        window.setUpButton.click()
+        harness.waitUntil("the setup is done") { !window.isWorking }
+        return window
+    }
+
+    @MainActor
+    private func waitSynced(_ harness: Harness, _ window: SyncWindow? = nil) {
+        harness.waitUntil("synced", timeout: 15) {
+            if case .synced = harness.main.sync?.status { return true }
+            return false
+        }
+    }
+
+    func testAJournalStartedInTheWindowIsJoinedFromAnotherAndTheirEntriesMeet() throws {
+        try MainActor.assumeIsolated {
+            let laptop = try Harness(), desktop = try Harness()
+            defer { laptop.close(); desktop.close() }
+            let first = try laptop.journal.save(try EntryDraft(title: "Written on the laptop", mood: .reallyGood).validated().get())
+            XCTAssertFalse(laptop.main.syncStatus.isVisible, "no sync status while sync is off")
+
+            let window = setUp(laptop, passphrase: passphrase, again: passphrase)
+            XCTAssertFalse(window.problem.isVisible, window.problem.text)
+            waitSynced(laptop)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: (place as NSString).appendingPathComponent(KeyFile.name)))
+            XCTAssertTrue(laptop.main.syncStatus.isVisible)
+            XCTAssertEqual(laptop.main.syncStatus.label, "Synced")
+            XCTAssertTrue(window.statusLabel.text.hasPrefix("Synced at "), window.statusLabel.text)
+            XCTAssertEqual(window.placeLabel.text, "Syncing through \(place).")
+            XCTAssertEqual(window.passphraseField.text, "", "the passphrase is not kept in the window")
+            XCTAssertNotNil(SyncKeyring.key(for: laptop.journal), "the key is in the keyring")
+
+            let joined = setUp(desktop, passphrase: passphrase)
+            XCTAssertFalse(joined.problem.isVisible, joined.problem.text)
+            waitSynced(desktop)
+            desktop.main.show(.journal)
+            desktop.waitUntil("the laptop's entry is in the desktop's journal") {
+                desktop.main.journal.rows.contains { $0.entry?.uuid == first.uuid }
+            }
+
+            // A save in the window is sent a moment later, and the other machine's Sync Now brings it.
+            desktop.fill(title: "Written on the desktop", body: "", mood: .okay)
+            desktop.form.save()
+            _ = desktop.waitForDialog()?.button(for: Alerts.ok)?.click()
+            desktop.waitUntil("the desktop's save is sent", timeout: 15) {
+                (try? FileManager.default.contentsOfDirectory(atPath: self.place).filter { $0.hasSuffix(".batch") }.count) == 3
+            }
+            laptop.main.showSync()
+            window.syncNowButton.click()
+            laptop.main.show(.journal)
+            laptop.waitUntil("the desktop's entry is in the laptop's journal", timeout: 15) {
+                laptop.main.journal.rows.contains { $0.entry?.title == "Written on the desktop" }
+            }
+        }
+    }
+
+    func testAWrongPassphraseOrTwoDifferentNewOnesAreSaidInTheWindowAndChangeNothing() throws {
+        try MainActor.assumeIsolated {
+            let first = try Harness()
+            defer { first.close() }
+            let mismatch = setUp(first, passphrase: passphrase, again: "not the same")
+            XCTAssertTrue(mismatch.problem.isVisible)
+            XCTAssertTrue(mismatch.problem.text.contains("the two passphrases differ"), mismatch.problem.text)
+            XCTAssertNil(try first.journal.syncState())
+            XCTAssertFalse(FileManager.default.fileExists(atPath: place), "nothing made at the place")
+            mismatch.againField.text = passphrase
+            mismatch.setUpButton.click()
+            waitSynced(first)
+
+            let second = try Harness()
+            defer { second.close() }
+            let wrong = setUp(second, passphrase: "not the passphrase")
+            XCTAssertTrue(wrong.problem.isVisible)
+            XCTAssertEqual(wrong.problem.text, "That is not the passphrase of this journal. Nothing was changed.")
+            XCTAssertNil(try second.journal.syncState())
+            XCTAssertFalse(second.main.syncStatus.isVisible)
+            XCTAssertEqual(second.main.sync?.status, .off)
+        }
+    }
+
+    func testTurningSyncOffForgetsThePlaceAndTheKeyAndKeepsTheJournal() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            _ = try harness.journal.save(try EntryDraft(title: "Kept", mood: .okay).validated().get())
+            let window = setUp(harness, passphrase: passphrase, again: passphrase)
+            waitSynced(harness)
+            XCTAssertTrue(window.turnOffButton.isVisible)
+            window.turnOffButton.click()
+            harness.waitUntil("sync is off") { harness.main.sync?.status == .off }
+            XCTAssertNil(try harness.journal.syncState())
+            XCTAssertNil(SyncKeyring.key(for: harness.journal), "the key is out of the keyring")
+            XCTAssertFalse(harness.main.syncStatus.isVisible)
+            XCTAssertTrue(window.setUpButton.isVisible, "the window offers to set it up again")
+            XCTAssertEqual(try harness.journal.count(), 1)
+        }
+    }
+
+    func testWhereNoKeyringKeepsTheKeyTheWindowAsksForThePassphraseOnce() throws {
+        try MainActor.assumeIsolated {
+            // Set up elsewhere (the core alone keeps nothing in the keyring), then opened.
+            let folder = TemporaryFolder()
+            let journal = folder.file("journal.sqlite")
+            let store = try JournalStore(path: journal)
+            _ = try JournalSync.setUp(store, at: FolderPlace(path: place), passphrase: passphrase, cost: .interactive)
+            store.close()
+            let harness = try Harness(journalPath: journal)
+            defer { harness.close() }
+            harness.waitUntil("the passphrase is asked for", timeout: 15) { harness.main.sync?.status == .needsPassphrase }
+            XCTAssertEqual(harness.main.syncStatus.label, "Sync problem")
+            harness.main.showSync()
+            let window = try XCTUnwrap(harness.main.syncWindow)
+            XCTAssertTrue(window.unlockButton.isVisible)
+            XCTAssertFalse(window.setUpButton.isVisible)
+            XCTAssertTrue(window.statusLabel.text.contains("Type the sync passphrase"), window.statusLabel.text)
+            window.passphraseField.text = "not it"
+            window.unlockButton.click()
+            harness.waitUntil("refused") { window.problem.isVisible }
+            XCTAssertEqual(window.problem.text, "That is not the passphrase of this journal. Nothing was changed.")
+            window.passphraseField.text = passphrase
+            window.unlockButton.click()
+            waitSynced(harness)
+            XCTAssertNotNil(SyncKeyring.key(for: harness.journal), "kept in the keyring from now on")
+            XCTAssertTrue(window.syncNowButton.isVisible)
+        }
+    }
+}
