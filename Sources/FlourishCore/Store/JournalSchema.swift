@@ -221,6 +221,7 @@ enum JournalSchema {
             END;
             CREATE TRIGGER sync_tag_inserted AFTER INSERT ON tag WHEN \(on) BEGIN
               INSERT INTO sync_change (kind, name, detail) VALUES ('tag', new.name, NULL);
+              DELETE FROM sync_tag_gone WHERE key = new.key;
             END;
             CREATE TRIGGER sync_tag_renamed AFTER UPDATE OF name ON tag WHEN \(on) BEGIN
               INSERT INTO sync_change (kind, name, detail) VALUES ('rename', old.name, new.name);

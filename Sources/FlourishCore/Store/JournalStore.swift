@@ -203,7 +203,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             // An edit is stamped after the version it replaces, even on a machine whose clock is
             // behind the one that made that version: sync orders an entry's versions by stamp.
             var updatedAt = updatedAt
-            let previous = try DatabaseValue.fetchOne(db, sql: "SELECT updated_at FROM entry WHERE id = ?", arguments: [id])
+            let previous = try DatabaseValue.fetchOne(db, sql: "SELECT coalesce(updated_at, created_at) FROM entry WHERE id = ?", arguments: [id])
             if let previous = StoredDate.parse(previous?.storage), previous >= updatedAt {
                 updatedAt = previous.addingTimeInterval(0.001)
             }

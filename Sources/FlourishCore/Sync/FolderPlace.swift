@@ -80,6 +80,11 @@ public struct FolderPlace: SyncPlace {
             if errno == EEXIST { throw .fileExists(name: name) }
             throw failure(errno)
         }
+        // The new name itself on disk too, before the change log is trimmed as sent.
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY)
+        guard folderDescriptor >= 0 else { throw failure(errno) }
+        defer { close(folderDescriptor) }
+        guard fsync(folderDescriptor) == 0 else { throw failure(errno) }
     }
 
     private func full(_ name: String) -> String {

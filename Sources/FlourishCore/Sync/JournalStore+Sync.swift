@@ -36,7 +36,7 @@ extension JournalStore {
     /// Turns sync on: everything in the journal is queued to be sent once, as this new machine's.
     func startSync(journal: String, place: String) throws(JournalError) {
         try writing { db in
-            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_applied")
+            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_tag_gone; DELETE FROM sync_applied")
             try Self.setState(["journal": journal, "place": place], db)
             try Self.becomeNewMachine(file: fileIdentity(), db)
         }
@@ -46,7 +46,7 @@ extension JournalStore {
     /// forgotten. The entries, and the earlier versions conflicts kept, stay.
     public func stopSync() throws(JournalError) {
         try writing { db in
-            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_applied")
+            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_tag_gone; DELETE FROM sync_applied")
         }
     }
 
@@ -66,7 +66,9 @@ extension JournalStore {
     private static func becomeNewMachine(file: String, _ db: Database) throws {
         let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0"], db)
-        try db.execute(sql: "DELETE FROM sync_change")
+        // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
+        // deletion of a tag, an earlier version to send) stays queued.
+        try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag')")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'tag', name FROM tag ORDER BY id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'entry', uuid FROM entry ORDER BY id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'deleted', uuid FROM sync_tombstone")

@@ -59,6 +59,8 @@ private struct SyncApplier {
             let name = try name(change.name), at = try time(change.at)
             // Said before the name went here (renamed, merged or deleted): the tag as it is now.
             if let gone = try gone(name), stamp(gone.at) >= stamp(at) { return }
+            // Made again after its name went: the name is a tag again.
+            try db.execute(sql: "DELETE FROM sync_tag_gone WHERE key = ?", arguments: [TagName.key(name)])
             _ = try tagID(named: name)
         case .rename:
             let (old, new, at) = (try name(change.name), try name(change.to), try time(change.at))
@@ -201,7 +203,7 @@ private struct SyncApplier {
         }
         var tagIDs: Set<Int64> = []
         for name in change.tags ?? [] {
-            if let current = try current(try self.name(name), as: stamp(change)) { tagIDs.insert(try tagID(named: current)) }
+            if let current = try current(try self.name(name)) { tagIDs.insert(try tagID(named: current)) }
         }
         try JournalStore.setTags(tagIDs, forEntry: entryID, db)
     }
@@ -255,13 +257,14 @@ private struct SyncApplier {
                        arguments: [TagName.key(name), at, renamedTo])
     }
 
-    /// The tag an entry stamped `stamp` means by `name`: the name it was renamed or merged to
-    /// since, or nil when it was deleted since.
-    private func current(_ name: String, as stamp: Int64) throws -> String? {
+    /// The tag an entry means by `name`: the name it was renamed or merged to, or nil when it
+    /// was deleted. Whatever the entry's stamp, so that every machine, whichever order it hears
+    /// of the rename and the entry in, files the entry under the same tag.
+    private func current(_ name: String) throws -> String? {
         var name = name
         // A few steps at most: a chain of renames is short, and a loop must not hang a sync.
         for _ in 0..<8 {
-            guard let gone = try gone(name), self.stamp(gone.at) > stamp else { return name }
+            guard let gone = try gone(name) else { return name }
             guard let next = gone.renamedTo else { return nil }
             name = next
         }

@@ -51,6 +51,11 @@ public final class JournalSync: @unchecked Sendable {
     /// passphrase, a place holding something else) changes nothing, here or there.
     public static func setUp(_ store: JournalStore, at place: SyncPlace, passphrase: String,
                              cost: KeyFile.Cost = .moderate) throws(SyncError) -> (JournalSync, Setup) {
+        try setUp(store, at: place, passphrase: passphrase, cost: cost, tries: 3)
+    }
+
+    private static func setUp(_ store: JournalStore, at place: SyncPlace, passphrase: String, cost: KeyFile.Cost,
+                              tries: Int) throws(SyncError) -> (JournalSync, Setup) {
         try place.prepare(create: true)
         let (keyFile, key, setup): (KeyFile, JournalKey, Setup)
         if let data = try place.read(KeyFile.name) {
@@ -64,9 +69,9 @@ public final class JournalSync: @unchecked Sendable {
             keyFile = try KeyFile(wrapping: key, passphrase: passphrase, cost: cost)
             do {
                 try place.create(KeyFile.name, contents: keyFile.encoded())
-            } catch .fileExists {
+            } catch .fileExists where tries > 1 {
                 // Another machine started one there a moment ago: join that one instead.
-                return try setUp(store, at: place, passphrase: passphrase, cost: cost)
+                return try setUp(store, at: place, passphrase: passphrase, cost: cost, tries: tries - 1)
             }
             setup = .started
         }
@@ -100,7 +105,11 @@ public final class JournalSync: @unchecked Sendable {
     /// Sync for a journal already set up, with its key as this machine keeps it (the desktop's
     /// Secret Service). A key that is not this journal's has every file refused.
     public static func open(_ store: JournalStore, at place: SyncPlace, key: JournalKey) throws(SyncError) -> JournalSync {
-        try open(store, at: place) { _ throws(SyncError) in key }
+        try open(store, at: place) { file throws(SyncError) in
+            // A key kept for another journal would write files no machine can open.
+            guard file.opens(with: key) else { throw .wrongPassphrase }
+            return key
+        }
     }
 
     private static func open(_ store: JournalStore, at place: SyncPlace,
@@ -185,7 +194,8 @@ public final class JournalSync: @unchecked Sendable {
     /// Writes one batch under the first free number from `number` on; returns the number used.
     private func write(_ changes: [SyncChange], machine: String, from number: Int) throws(SyncError) -> Int {
         var number = number
-        while true {
+        // A few at most: more names taken than that is a place that refuses every new file.
+        for _ in 0..<16 {
             let name = SyncBatch.fileName(machine: machine, number: number)
             // Encoding strings, numbers and arrays of them cannot fail.
             let plain = (try? JSONEncoder().encode(SyncBatch(machine: machine, number: number, changes: changes))) ?? Data()
@@ -197,6 +207,7 @@ public final class JournalSync: @unchecked Sendable {
                 number += 1
             }
         }
+        throw .fileExists(name: SyncBatch.fileName(machine: machine, number: number))
     }
 
     /// Runs a store call, its error in sync's words.

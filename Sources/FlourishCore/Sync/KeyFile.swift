@@ -22,6 +22,9 @@ public struct KeyFile: Codable, Sendable, Equatable {
     /// Base64 of the salt, and of the wrapped key (nonce, ciphertext, tag).
     public let salt: String
     public let key: String
+    /// Base64 of a short text sealed by the journal key itself: a key kept on a machine (in its
+    /// keyring) is checked against it before it writes anything.
+    public let check: String
 
     /// How costly deriving the wrapping key is. People get `.moderate` (about a second, 256 MiB):
     /// the passphrase is typed once per machine. Tests that set up many journals use `.interactive`.
@@ -44,10 +47,13 @@ public struct KeyFile: Codable, Sendable, Equatable {
         var wrapping = try Self.derive(passphrase, salt: salt, ops: ops, memory: memory)
         defer { sodium_memzero(&wrapping, wrapping.count) }
         self.init(journal: journal, ops: ops, memory: memory, salt: salt,
-                  wrapped: JournalKey.seal(key.bytes, key: wrapping, context: Self.context(journal)))
+                  wrapped: JournalKey.seal(key.bytes, key: wrapping, context: Self.context(journal)),
+                  check: key.seal(Self.checkText, name: Self.name, journal: journal))
     }
 
-    private init(journal: String, ops: UInt64, memory: UInt64, salt: [UInt8], wrapped: [UInt8]) {
+    private static let checkText = Data("Flourish".utf8)
+
+    private init(journal: String, ops: UInt64, memory: UInt64, salt: [UInt8], wrapped: [UInt8], check: Data) {
         format = Self.format
         version = Self.version
         self.journal = journal
@@ -56,6 +62,13 @@ public struct KeyFile: Codable, Sendable, Equatable {
         memlimit = memory
         self.salt = Data(salt).base64EncodedString()
         key = Data(wrapped).base64EncodedString()
+        self.check = check.base64EncodedString()
+    }
+
+    /// Whether `key` is this journal's.
+    public func opens(with key: JournalKey) -> Bool {
+        guard let sealed = Data(base64Encoded: check) else { return false }
+        return (try? key.open(sealed, name: Self.name, journal: journal)) == Self.checkText
     }
 
     /// The key file read from the place: `.notAJournal` for anything that is not one,
@@ -63,7 +76,7 @@ public struct KeyFile: Codable, Sendable, Equatable {
     public static func read(_ data: Data, place: String) throws(SyncError) -> KeyFile {
         guard let file = try? JSONDecoder().decode(KeyFile.self, from: data), file.format == format,
               file.kdf == "argon2id13", Data(base64Encoded: file.salt)?.count == Int(crypto_pwhash_saltbytes()),
-              Data(base64Encoded: file.key) != nil, !file.journal.isEmpty
+              Data(base64Encoded: file.key) != nil, Data(base64Encoded: file.check) != nil, !file.journal.isEmpty
         else { throw .notAJournal(place: place) }
         guard file.version <= version else { throw .newerFormat(place: place) }
         return file

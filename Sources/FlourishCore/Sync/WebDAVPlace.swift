@@ -23,11 +23,17 @@ public struct WebDAVPlace: SyncPlace {
     /// `address` is "https://anna@cloud.example.org/remote.php/dav/files/anna/Flourish/"; the
     /// user name is taken from it, and a password written into it is refused rather than kept.
     public init(address: String, password: String, timeout: TimeInterval = 30) throws(SyncError) {
+        // Checked first: an address with a password in it is never repeated in a message.
+        let authority = address.split(separator: "/", maxSplits: 3).dropFirst().first ?? ""
+        guard !(authority.split(separator: "@").first?.contains(":") ?? false) || !authority.contains("@") else {
+            throw .other(reason: tr("write the address without its password; Flourish asks for the password on its own"))
+        }
         guard var parts = URLComponents(string: address), let scheme = parts.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
         else { throw .missing(place: address) }
-        guard parts.password == nil else {
-            throw .other(reason: tr("write the address without its password; Flourish asks for the password on its own"))
+        // Over plain HTTP the password would cross the network readable: only on this machine.
+        guard scheme == "https" || ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased()) else {
+            throw .other(reason: tr("a WebDAV server is reached over https://; plain http:// is only for one on this computer"))
         }
         user = parts.user ?? ""
         parts.user = nil

@@ -54,6 +54,8 @@ extension JournalStore {
                 WHERE source.id = ? AND target.id = ? AND EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
                 """, arguments: [id, target])
             try db.execute(sql: "DELETE FROM tag WHERE id = ?", arguments: [id])
+            // The deletion's trigger noted the name as deleted: a merge is not a deletion.
+            try db.execute(sql: "DELETE FROM sync_change WHERE kind = 'delete-tag' AND seq = (SELECT max(seq) FROM sync_change)")
             // Its name now means the tag it went into (recorded only while synced).
             try db.execute(sql: "UPDATE sync_tag_gone SET renamed_to = (SELECT name FROM tag WHERE id = ?) WHERE key = ?",
                            arguments: [target, source])

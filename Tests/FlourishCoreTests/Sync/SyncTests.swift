@@ -199,6 +199,54 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try laptop.contents(), try desktop.contents())
     }
 
+    func testAnEditMadeApartFromARenameOrAMergeEndsUnderTheSameTagEverywhere() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop"), tablet = try machine("tablet")
+        let tags = try laptop.store.tags()
+        let work = try XCTUnwrap(tags.first { $0.name == "work" }), music = try XCTUnwrap(tags.first { $0.name == "music" })
+        let one = try laptop.save("One", tags: [work.id], at: 1_000)
+        let two = try laptop.save("Two", tags: [music.id], at: 1_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        for other in [desktop, tablet] {
+            try setUp(other, expecting: .joined)
+            try other.syncNow()
+        }
+        // The laptop renames work and merges music into friends; apart, the desktop edits both
+        // entries, still tagged with the old names, and syncs first.
+        try laptop.store.renameTag(id: work.id, to: "Job")
+        try laptop.store.mergeTag(id: music.id, into: try XCTUnwrap(tags.first { $0.name == "friends" }).id)
+        for (entry, title) in [(one, "One, edited"), (two, "Two, edited")] {
+            let here = try XCTUnwrap(try desktop.entry(entry.uuid))
+            _ = try desktop.edit(here, title: title, at: 9_000)
+        }
+        try desktop.syncNow()
+        try laptop.syncNow()
+        for each in [desktop, tablet, laptop, desktop, tablet] { try each.syncNow() }
+        let names = { (machine: SyncMachine, entry: Entry) in
+            try Set(machine.store.tags(counted: false).filter { (try machine.entry(entry.uuid))?.tagIDs.contains($0.id) == true }.map(\.name))
+        }
+        for each in [laptop, desktop, tablet] {
+            XCTAssertEqual(try names(each, one), ["Job"])
+            XCTAssertEqual(try names(each, two), ["friends"])
+            XCTAssertEqual(Set(try each.tagNames()), Set(try laptop.tagNames()))
+            XCTAssertEqual(try each.contents(), try laptop.contents())
+        }
+        XCTAssertFalse(try laptop.tagNames().contains("work"))
+        XCTAssertFalse(try laptop.tagNames().contains("music"))
+    }
+
+    func testAKeyKeptForAnotherJournalIsRefusedBeforeAnythingIsWritten() throws {
+        let laptop = try machine("laptop")
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        let before = try placeFiles()
+        XCTAssertThrowsError(try JournalSync.open(laptop.store, at: place, key: .random())) {
+            XCTAssertEqual($0 as? SyncError, .wrongPassphrase)
+        }
+        XCTAssertNoThrow(try JournalSync.open(laptop.store, at: place, key: try XCTUnwrap(laptop.sync).journalKey))
+        XCTAssertEqual(try placeFiles(), before)
+    }
+
     func testAWrongPassphraseOrAPlaceHoldingSomethingElseChangesNothingHereOrThere() throws {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         _ = try laptop.save("Entry", at: 1_000)

@@ -59,6 +59,9 @@ final class WebDAVSyncTests: XCTestCase {
         XCTAssertThrowsError(try WebDAVPlace(address: "https://anna:secret@cloud.example.org/dav/", password: "")) { error in
             XCTAssertFalse((error as? SyncError)?.errorDescription?.contains("secret") ?? true, "a password in the address is refused, not repeated")
         }
+        XCTAssertThrowsError(try WebDAVPlace(address: "http://anna@cloud.example.org/dav/", password: "")) { error in
+            XCTAssertTrue((error as? SyncError)?.errorDescription?.contains("https://") ?? false, "\(error)")
+        }
         let place = try place("/dav/")
         server.stop()
         XCTAssertThrowsError(try place.list("")) { error in
