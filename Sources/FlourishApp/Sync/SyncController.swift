@@ -129,15 +129,19 @@ final class SyncController {
             let opened = try JournalSync.open(store, at: try Self.place(state.place, password: password), passphrase: passphrase)
             SyncKeyring.keep(key: opened.journalKey, password: password, for: store)
             return opened
-        }) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let opened):
-                sync = opened
-                completion(nil)
-                syncNow()
-            case .failure(let error): completion(error)
-            }
+        }) { [weak self] result in self?.adopt(result, completion) }
+    }
+
+    /// Takes the sync a setup or an unlock opened, and syncs with it; or says why there is none.
+    private func adopt(_ result: Result<JournalSync, SyncError>, _ completion: @MainActor (SyncError?) -> Void) {
+        switch result {
+        case .success(let opened):
+            sync = opened
+            status = .waiting
+            completion(nil)
+            syncNow()
+        case .failure(let error):
+            completion(error)
         }
     }
 
@@ -158,17 +162,7 @@ final class SyncController {
             let (sync, _) = try JournalSync.setUp(store, at: place, passphrase: passphrase)
             SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
             return sync
-        }) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let made):
-                sync = made
-                status = .waiting
-                completion(nil)
-                syncNow()
-            case .failure(let error): completion(error)
-            }
-        }
+        }) { [weak self] result in self?.adopt(result, completion) }
     }
 
     /// Turns sync off here: the place and the key are forgotten, the journal stays.

@@ -122,10 +122,7 @@ extension JournalStore {
                 case "delete-tag": changes.append(.tag(.deleteTag, name, at: at))
                 case "merge-tag": changes.append(.tag(.mergeTag, name, to: detail, at: at))
                 case "version":
-                    if let id = Int64(name), var version = try Self.keptVersion(id: id, db) {
-                        version.kind = .version
-                        changes.append(version)
-                    }
+                    if let id = Int64(name), let version = try Self.keptVersion(id: id, db) { changes.append(version) }
                 default:
                     guard last[name] == index else { continue }
                     if var entry = entries[name] {
@@ -176,27 +173,39 @@ extension JournalStore {
     /// The readable entries with these uuids, as changes, with their tags' names.
     static func syncEntries(uuids: [String], _ db: Database) throws -> [String: SyncChange] {
         var found: [String: SyncChange] = [:]
-        for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE uuid IN (\(marks))", arguments: StatementArguments(chunk))
+        for (marks, arguments) in inChunks(uuids) {
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE uuid IN (\(marks))", arguments: arguments)
             let readable = rows.filter { if case .success = StoredEntry.read($0) { true } else { false } }
             let tags = try tagNames(forEntries: readable.map { $0["id"] }, db)
             for row in readable {
-                var change = SyncChange(kind: .entry)
-                change.uuid = row["uuid"]
-                change.title = row["title"]
-                change.body = row["body"]
-                change.mood = row["mood"]
-                change.createdAt = storedText(row["created_at"])
-                change.updatedAt = (row["updated_at"] as DatabaseValue).isNull ? nil : storedText(row["updated_at"])
-                change.latitude = row["latitude"]
-                change.longitude = row["longitude"]
-                change.accuracy = row["accuracy"]
-                change.tags = tags[row["id"]] ?? []
-                found[row["uuid"]] = change
+                found[row["uuid"]] = entryChange(.entry, row, uuid: row["uuid"], tags: tags[row["id"]] ?? [])
             }
         }
         return found
+    }
+
+    /// An entry's row (or a kept version's) as it travels.
+    private static func entryChange(_ kind: SyncChange.Kind, _ row: Row, uuid: String, tags: [String]) -> SyncChange {
+        var change = SyncChange(kind: kind)
+        change.uuid = uuid
+        change.title = row["title"]
+        change.body = row["body"]
+        change.mood = row["mood"]
+        change.createdAt = storedText(row["created_at"])
+        change.updatedAt = (row["updated_at"] as DatabaseValue).isNull ? nil : storedText(row["updated_at"])
+        change.latitude = row["latitude"]
+        change.longitude = row["longitude"]
+        change.accuracy = row["accuracy"]
+        change.tags = tags
+        return change
+    }
+
+    /// `values` as "?, ?, …" and their arguments, 500 at a time (SQLite's limit on arguments).
+    private static func inChunks(_ values: [String]) -> [(marks: String, arguments: StatementArguments)] {
+        stride(from: 0, to: values.count, by: 500).map { start in
+            let chunk = Array(values[start..<min(start + 500, values.count)])
+            return (Array(repeating: "?", count: chunk.count).joined(separator: ","), StatementArguments(chunk))
+        }
     }
 
     /// A stored date as the journal holds it (text, byte for byte); a readable date stored
@@ -219,10 +228,8 @@ extension JournalStore {
 
     private static func tombstones(uuids: [String], _ db: Database) throws -> [String: String] {
         var found: [String: String] = [:]
-        for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: "SELECT uuid, deleted_at FROM sync_tombstone WHERE uuid IN (\(marks))",
-                                        arguments: StatementArguments(chunk)) {
+        for (marks, arguments) in inChunks(uuids) {
+            for row in try Row.fetchAll(db, sql: "SELECT uuid, deleted_at FROM sync_tombstone WHERE uuid IN (\(marks))", arguments: arguments) {
                 found[row["uuid"]] = row["deleted_at"]
             }
         }
@@ -231,17 +238,6 @@ extension JournalStore {
 
     private static func keptVersion(id: Int64, _ db: Database) throws -> SyncChange? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry_version WHERE id = ?", arguments: [id]) else { return nil }
-        var change = SyncChange(kind: .version)
-        change.uuid = row["entry_uuid"]
-        change.title = row["title"]
-        change.body = row["body"]
-        change.mood = row["mood"]
-        change.createdAt = row["created_at"]
-        change.updatedAt = row["updated_at"]
-        change.latitude = row["latitude"]
-        change.longitude = row["longitude"]
-        change.accuracy = row["accuracy"]
-        change.tags = (row["tags"] as String).split(separator: "\n").map(String.init)
-        return change
+        return entryChange(.version, row, uuid: row["entry_uuid"], tags: (row["tags"] as String).split(separator: "\n").map(String.init))
     }
 }
