@@ -78,6 +78,13 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
         try real.undoImport(receipt)
     }
 
+    public func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion] { try real.earlierVersions(of: uuid) }
+
+    public func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry {
+        if take(&saveFailures) { throw error }
+        return try real.useEarlierVersion(version, forEntry: id, updatedAt: updatedAt)
+    }
+
     public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }

@@ -3,7 +3,8 @@ import Foundation
 import GtkKit
 
 /// One entry, whole: its title and body as selectable text, its mood in its colour, its date
-/// and time and, when there is one, its location; with "Edit" and "Delete".
+/// and time and, when there is one, its location; with "Edit" and "Delete". When sync kept
+/// versions of it made on another computer, it says so and offers each back ("Use This Version").
 @MainActor
 final class EntryViewController {
     let view = Box(.vertical)
@@ -15,6 +16,12 @@ final class EntryViewController {
     let bodyLabel = Label()
     let editButton = Button(mnemonic: tr("_Edit"))
     let deleteButton = Button(mnemonic: tr("_Delete"))
+
+    /// "Also changed on another computer", with each earlier version and its button.
+    let versionsBox = Box(.vertical, spacing: 6, groupNamed: tr("Also changed on another computer"))
+    private(set) var versionButtons: [(version: EarlierVersion, button: Button)] = []
+    /// A version's button was pressed.
+    var onUseVersion: (@MainActor (EarlierVersion) -> Void)?
 
     private(set) var entry: Entry?
     private var moodClass: String?
@@ -56,14 +63,46 @@ final class EntryViewController {
         titleLabel.isSelectable = true
         bodyLabel.isSelectable = true
         bodyLabel.setMargins(top: 12)
+        versionsBox.addClass("entry-versions")
+        versionsBox.setMargins(top: 18)
+        versionsBox.isVisible = false
+        content.append(versionsBox)
         let scroller = ScrolledWindow(content)
         scroller.expand(horizontally: true, vertically: true)
         view.append(actions)
         view.append(scroller)
     }
 
+    /// The versions sync kept of the entry shown, each with "Use This Version"; none hides them.
+    func showVersions(_ versions: [EarlierVersion]) {
+        versionsBox.removeAll()
+        versionButtons = []
+        versionsBox.isVisible = !versions.isEmpty
+        guard !versions.isEmpty else { return }
+        let heading = Label(tr("Also changed on another computer. The later change is shown above; the other is kept here:"))
+        heading.enableWrapping()
+        heading.alignStart()
+        heading.addClass("journal-meta")
+        versionsBox.append(heading)
+        for version in versions {
+            let words = Label(String(format: tr("“%@”, %@: %@"), version.title, version.mood.title,
+                                     version.body.isEmpty ? tr("no text") : version.body.preview(limit: Entry.rowBodyLimit)))
+            words.enableWrapping()
+            words.alignStart()
+            words.isSelectable = true
+            let button = Button(tr("Use This Version"))
+            button.accessibleName = String(format: tr("Use the version “%@”"), version.title)
+            button.align(horizontal: .start)
+            button.onClicked { [unowned self] in onUseVersion?(version) }
+            versionsBox.append(words)
+            versionsBox.append(button)
+            versionButtons.append((version, button))
+        }
+    }
+
     /// Shows `entry` (again, after an edit), with the names of its tags.
     func show(_ entry: Entry, tags: [String]) {
+        if entry.id != self.entry?.id { showVersions([]) }
         self.entry = entry
         titleLabel.text = entry.title
         titleLabel.isVisible = !entry.title.isEmpty

@@ -37,6 +37,33 @@ extension JournalController {
             show(.entry)
             entryView.editButton.grabFocus()
         }
+        entryView.onUseVersion = { [unowned self] version in useVersion(version) }
+    }
+
+    /// The versions sync kept of the entry on screen, read in the background.
+    func showEarlierVersions(of entry: Entry) {
+        model.earlierVersions(of: entry) { [weak self] versions in
+            guard let self, entryView.entry?.id == entry.id else { return }
+            entryView.showVersions(versions)
+        }
+    }
+
+    /// "Use This Version": the version becomes the entry's, the one it replaces is kept.
+    private func useVersion(_ version: EarlierVersion) {
+        guard let id = entryView.entry?.id else { return }
+        model.useEarlierVersion(version, forEntry: id) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let entry):
+                entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+                showEarlierVersions(of: entry)
+                entryView.editButton.grabFocus()
+            case .failure(let error):
+                alerts.showError(error.errorDescription ?? tr("The entry could not be changed."), retry: { [weak self] in
+                    self?.useVersion(version)
+                })
+            }
+        }
     }
 
     /// Shows the entry with `id` whole: the one its row shows (the model may have let it go since).
@@ -45,6 +72,7 @@ extension JournalController {
         openID = id
         Trace.mark("entry opened")
         entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+        showEarlierVersions(of: entry)
         show(.entry)
         entryView.editButton.grabFocus()
     }

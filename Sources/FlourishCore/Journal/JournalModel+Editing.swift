@@ -25,21 +25,54 @@ extension JournalModel {
         write({ store throws(JournalError) in
             let updated = try store.update(id: id, with: entry, updatedAt: updatedAt)
             return (updated, try store.position(of: id))
+        }, apply: { updated, position in self.edited(updated, position: position) }, completion: { completion($0.map(\.0)) })
+    }
+
+    /// The earlier versions sync kept of `entry` that say something else than it does now.
+    public func earlierVersions(of entry: Entry, completion: @escaping @MainActor ([EarlierVersion]) -> Void) {
+        let store = self.store
+        work.async {
+            let versions = (try? store.earlierVersions(of: entry.uuid)) ?? []
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    let names = self.tagNames(entry.tagIDs)
+                    completion(versions.filter { !$0.isSame(as: entry, tags: names) })
+                }
+            }
+        }
+    }
+
+    /// Takes `version` back as the entry's (an edit, so it travels); the version it replaces
+    /// is kept. The list follows as for any edit.
+    public func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64,
+                                  completion: @escaping @MainActor (Result<Entry, JournalError>) -> Void) {
+        let updatedAt = clock()
+        write({ store throws(JournalError) in
+            let updated = try store.useEarlierVersion(version, forEntry: id, updatedAt: updatedAt)
+            return (updated, try store.position(of: id))
         }, apply: { updated, position in
-            self.remember([updated])
-            guard let from = self.ids.firstIndex(of: id) else {
-                return self.place(id, at: position, announce: JournalChange.inserted)
-            }
-            guard let position else { return }
-            let to = min(position, self.ids.count - 1)
-            if from == to {
-                self.delegate?.journalModel(self, didChange: .updated(id: id, index: from))
-            } else {
-                self.ids.remove(at: from)
-                self.ids.insert(id, at: to)
-                self.delegate?.journalModel(self, didChange: .moved(id: id, from: from, to: to))
-            }
+            self.edited(updated, position: position)
+            // A tag the version brought back may be new here.
+            self.loadTags()
         }, completion: { completion($0.map(\.0)) })
+    }
+
+    /// An edited entry's row shows its new contents, or moves to its new place.
+    private func edited(_ updated: Entry, position: Int?) {
+        let id = updated.id
+        remember([updated])
+        guard let from = ids.firstIndex(of: id) else {
+            return place(id, at: position, announce: JournalChange.inserted)
+        }
+        guard let position else { return }
+        let to = min(position, ids.count - 1)
+        if from == to {
+            delegate?.journalModel(self, didChange: .updated(id: id, index: from))
+        } else {
+            ids.remove(at: from)
+            ids.insert(id, at: to)
+            delegate?.journalModel(self, didChange: .moved(id: id, from: from, to: to))
+        }
     }
 
     /// Deletes the entry with `id`; `completion` gets what was removed, for undo.

@@ -51,6 +51,11 @@ public protocol JournalStoring: Sendable {
     func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt
     /// Takes an import back, in one transaction.
     func undoImport(_ receipt: ImportReceipt) throws(JournalError)
+
+    /// The earlier versions sync kept of the entry with this uuid, the most recently kept first.
+    func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion]
+    /// Takes an earlier version back as an edit, keeping the version it replaces.
+    func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry
 }
 
 extension JournalStoring {

@@ -150,4 +150,45 @@ final class SyncUITests: XCTestCase {
             XCTAssertTrue(window.syncNowButton.isVisible)
         }
     }
+
+    func testTheEntryPageOffersTheVersionMadeOnAnotherComputerAndTakesItBack() throws {
+        try MainActor.assumeIsolated {
+            // Two journals edit the same entry apart, then sync: the desktop's edit is the later.
+            let folder = TemporaryFolder()
+            let laptop = try JournalStore(path: folder.file("laptop.sqlite")), desktopPath = folder.file("desktop.sqlite")
+            let desktop = try JournalStore(path: desktopPath)
+            let entry = try laptop.save(try EntryDraft(title: "Saturday", mood: .okay).validated().get(), createdAt: Date(timeIntervalSince1970: 1_000))
+            let (laptopSync, _) = try JournalSync.setUp(laptop, at: FolderPlace(path: place), passphrase: passphrase, cost: .interactive)
+            _ = try laptopSync.sync()
+            let (desktopSync, _) = try JournalSync.setUp(desktop, at: FolderPlace(path: place), passphrase: passphrase, cost: .interactive)
+            _ = try desktopSync.sync()
+            let draft = { (title: String) in try EntryDraft(title: title, mood: .meh).validated().get() }
+            _ = try laptop.update(id: entry.id, with: try draft("Saturday, on the laptop"), updatedAt: Date(timeIntervalSince1970: 5_000))
+            let desktopID = try XCTUnwrap(try desktop.entries(ids: try desktop.entryIDs()).first).id
+            _ = try desktop.update(id: desktopID, with: try draft("Saturday, on the desktop"), updatedAt: Date(timeIntervalSince1970: 6_000))
+            _ = try laptopSync.sync()
+            XCTAssertEqual(try desktopSync.sync().conflicts, 1)
+            desktop.close()
+            laptop.close()
+
+            let harness = try Harness(journalPath: desktopPath)
+            defer { harness.close() }
+            harness.main.show(.journal)
+            let journal = harness.main.journal
+            harness.waitUntil("the row") { journal.rows.contains { $0.entry?.id == desktopID } }
+            journal.open(desktopID)
+            let view = journal.entryView
+            harness.waitUntil("the other computer's version is offered") { view.versionsBox.isVisible }
+            XCTAssertEqual(view.titleLabel.text, "Saturday, on the desktop")
+            XCTAssertEqual(view.versionButtons.map(\.version.title), ["Saturday, on the laptop"])
+            XCTAssertEqual(view.versionButtons.first?.button.accessibleName, "Use the version “Saturday, on the laptop”")
+            view.versionButtons.first?.button.click()
+            harness.waitUntil("taken back") { view.titleLabel.text == "Saturday, on the laptop" }
+            harness.waitUntil("the version it replaced is offered in its place") {
+                view.versionButtons.map(\.version.title) == ["Saturday, on the desktop"]
+            }
+            XCTAssertEqual(try harness.journal.entries(ids: [desktopID]).first?.title, "Saturday, on the laptop")
+            XCTAssertEqual(try harness.journal.earlierVersions(of: entry.uuid).map(\.title), ["Saturday, on the desktop"])
+        }
+    }
 }

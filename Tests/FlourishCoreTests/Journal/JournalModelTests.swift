@@ -35,6 +35,10 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
         try real.importEntries(entries, tags: tags)
     }
     func undoImport(_ receipt: ImportReceipt) throws(JournalError) { try real.undoImport(receipt) }
+    func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion] { try real.earlierVersions(of: uuid) }
+    func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry {
+        try real.useEarlierVersion(version, forEntry: id, updatedAt: updatedAt)
+    }
     func createTag(named name: String) throws(JournalError) -> Tag { try real.createTag(named: name) }
     func renameTag(id: Int64, to name: String) throws(JournalError) { try real.renameTag(id: id, to: name) }
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int { try real.mergeTag(id: id, into: target) }

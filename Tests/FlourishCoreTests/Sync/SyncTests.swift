@@ -101,6 +101,29 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try laptop.contents().count, 2)
     }
 
+    func testAnEarlierVersionTakenBackWinsEverywhereAndTheVersionItReplacedIsKeptEverywhere() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        let shared = try laptop.save("Friday", at: 1_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        try setUp(desktop, expecting: .joined)
+        try desktop.syncNow()
+        _ = try laptop.edit(shared, title: "Friday, laptop", at: 5_000)
+        _ = try desktop.edit(try XCTUnwrap(try desktop.entry(shared.uuid)), title: "Friday, desktop", at: 6_000)
+        for each in [laptop, desktop, laptop] { try each.syncNow() }
+        let kept = try XCTUnwrap(try desktop.store.earlierVersions(of: shared.uuid).first)
+        XCTAssertEqual(kept.title, "Friday, laptop")
+
+        let id = try XCTUnwrap(try desktop.entry(shared.uuid)).id
+        let taken = try desktop.store.useEarlierVersion(kept, forEntry: id, updatedAt: Date(timeIntervalSince1970: 7_000))
+        XCTAssertEqual(taken.title, "Friday, laptop")
+        XCTAssertEqual(try desktop.versions(), ["\(shared.uuid):Friday, desktop"], "the version it replaced is kept, the one taken back is not")
+        for each in [desktop, laptop, desktop] { try each.syncNow() }
+        XCTAssertEqual(try laptop.entry(shared.uuid)?.title, "Friday, laptop")
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
+        XCTAssertTrue(try laptop.versions().contains("\(shared.uuid):Friday, desktop"), "kept on the other machine too")
+    }
+
     func testTheLaterEditWinsWhicheverMachineSyncsFirstAndALosingUnsentEditTravelsAsAnEarlierVersion() throws {
         let laptop = try machine("laptop"), desktop = try machine("desktop"), tablet = try machine("tablet")
         let shared = try laptop.save("Monday", at: 1_000)

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A version of an entry that lost a conflict (the same entry edited on two machines before
+/// they synced), kept whole so that no edit is dropped: the entry's page offers it back.
+public struct EarlierVersion: Sendable, Equatable, Identifiable {
+    public let id: Int64
+    public let entryUUID: String
+    public let title: String
+    public let body: String
+    public let mood: Mood
+    public let createdAt: Date
+    public let updatedAt: Date?
+    /// Its tags, by name.
+    public let tags: [String]
+
+    /// Whether `entry` (with its tags' names) already says what this version says.
+    public func isSame(as entry: Entry, tags names: [String]) -> Bool {
+        title == entry.title && body == entry.body && mood == entry.mood && createdAt == entry.createdAt
+            && Set(tags.map(TagName.key)) == Set(names.map(TagName.key))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// The earlier versions sync kept of an entry, and taking one of them back.
+extension JournalStore {
+    /// The entry's earlier versions, the most recently kept first. A row a hand edit spoiled is
+    /// left out.
+    public func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion] {
+        try reading { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM entry_version WHERE entry_uuid = ? ORDER BY id DESC", arguments: [uuid])
+                .compactMap { row -> EarlierVersion? in
+                    guard let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:)),
+                          let createdAt = StoredDate.parse((row["created_at"] as DatabaseValue).storage) else { return nil }
+                    return EarlierVersion(id: row["id"], entryUUID: uuid, title: row["title"], body: row["body"], mood: mood,
+                                          createdAt: createdAt, updatedAt: StoredDate.parse((row["updated_at"] as DatabaseValue).storage),
+                                          tags: (row["tags"] as String).split(separator: "\n").map(String.init))
+                }
+        }
+    }
+
+    /// Makes `version` the entry's words, mood, date and tags again, as an edit stamped
+    /// `updatedAt` (so it travels, and wins, like any later edit). The version it replaces is
+    /// kept in its place, here and (through the next sync) on every machine: nothing is lost.
+    public func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry {
+        let tagIDs = try version.tags.map { name throws(JournalError) in try tagID(named: name) }
+        // In this order, so that a stop at any point loses nothing: the version being replaced is
+        // kept first (at worst it is then kept twice), and the one taken back goes last (until
+        // then it is offered, but it says what the entry says).
+        try writing { db in
+            guard let replaced = try JournalStore.syncEntries(uuids: [version.entryUUID], db)[version.entryUUID] else { return }
+            try db.execute(sql: """
+                INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
+                """, arguments: [version.entryUUID, replaced.title, replaced.body, replaced.mood, replaced.createdAt, replaced.updatedAt,
+                                 replaced.latitude, replaced.longitude, replaced.accuracy, (replaced.tags ?? []).joined(separator: "\n")])
+            // Synced, the replaced version travels too, so every machine keeps it.
+            try db.execute(sql: """
+                INSERT INTO sync_change (kind, name) SELECT 'version', ? WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
+                """, arguments: [String(db.lastInsertedRowID)])
+        }
+        let entry = try update(id: id, with: NewEntry(title: version.title, body: version.body, mood: version.mood, location: nil,
+                                                      date: version.createdAt, tagIDs: Set(tagIDs)), updatedAt: updatedAt)
+        try writing { db in try db.execute(sql: "DELETE FROM entry_version WHERE id = ?", arguments: [version.id]) }
+        return entry
+    }
+
+    /// The tag named `name`, made when the journal has none by that name.
+    private func tagID(named name: String) throws(JournalError) -> Int64 {
+        if let found = try tags(counted: false).first(where: { TagName.sameName($0.name, name) }) { return found.id }
+        return try createTag(named: name).id
+    }
+}
