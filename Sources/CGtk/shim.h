@@ -42,6 +42,11 @@ static inline GtkWidget *flourish_message_dialog_new(GtkWindow *parent, const ch
     return dialog;
 }
 
+// g_object_set is variadic.
+static inline void flourish_password_entry_set_placeholder(GtkWidget *entry, const char *text) {
+    g_object_set(entry, "placeholder-text", text, NULL);
+}
+
 static inline void flourish_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }

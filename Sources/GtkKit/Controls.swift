@@ -142,12 +142,28 @@ public final class TextEntry: Widget {
     public func onActivate(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "activate", action)
     }
+}
 
-    /// A field for a password or passphrase: its characters shown as dots, and input methods
-    /// and the on-screen keyboard told not to learn or suggest from it.
-    public func hideText() {
-        gtk_entry_set_visibility(typed(raw), 0)
-        gtk_entry_set_input_purpose(typed(raw), GTK_INPUT_PURPOSE_PASSWORD)
+/// GtkPasswordEntry: a passphrase or password, shown as dots, with the caps-lock warning and
+/// the peek icon GTK gives it, and kept from input methods that learn.
+public final class PasswordEntry: Widget {
+    public init() {
+        super.init(gtk_password_entry_new())
+        gtk_password_entry_set_show_peek_icon(OpaquePointer(raw), 1)
+    }
+
+    public var text: String {
+        get { string(from: gtk_editable_get_text(OpaquePointer(raw))) }
+        set { gtk_editable_set_text(OpaquePointer(raw), newValue) }
+    }
+
+    public var placeholder: String {
+        get { "" }
+        set { flourish_password_entry_set_placeholder(raw, newValue) }
+    }
+
+    public func onActivate(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(pointer, "activate", action)
     }
 }
 

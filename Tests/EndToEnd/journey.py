@@ -9,6 +9,7 @@ Exits non-zero on the first failed check, after saving a screenshot next to the 
 import csv
 import datetime
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -842,6 +843,72 @@ def daylio_history_arrives_and_leaves():
           again.returncode == 0 and "Imported 0 entries (2 already in your journal)" in again.stdout)
 
 
+def journal_syncs_through_a_folder():
+    print("journey: sync is set up in the window on one journal and joined from another, through a folder", flush=True)
+    place = os.path.join(WORK, "Sync", "Flourish")
+    os.makedirs(os.path.dirname(place))
+    passphrase = "a passphrase for the journey"
+    first, second = os.path.join(WORK, "sync-first.sqlite"), os.path.join(WORK, "sync-second.sqlite")
+    words = os.path.join(WORK, "sync-words.json")
+    with open(words, "w", encoding="utf-8") as file:
+        json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z", "tags": [],
+                   "entries": [{"uuid": "77777777-7777-4777-8777-777777777777", "title": "Zanzibar by the sea", "body": "Warm wind",
+                                "mood": 1, "mood_title": "really good", "created_at": "2026-11-20T09:00:00.000Z", "tags": []}]}, file)
+    subprocess.run([BINARY, "--database", first, "--import", words], check=True, capture_output=True)
+
+    def set_up(journal, again):
+        app = Flourish(journal)
+        press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+        press(app.wait("the Sync item", "menu item", "Sync…"))
+        app.wait("the warning about a forgotten passphrase", "label",
+                 "A forgotten passphrase cannot be recovered: nothing else can open the journal at the sync place. Keep it somewhere safe.")
+        app.wait("the folder field", "text", "Folder").queryEditableText().setTextContents(place)
+        field = wait_for("the passphrase field", lambda: find_any(app.app, "Sync passphrase"))
+        field.queryEditableText().setTextContents(passphrase)
+        # A screen reader speaks a password field's characters as bullets, never as typed.
+        check(f"the passphrase field is a password field to a screen reader ({field.getRoleName()})",
+              field.getRoleName() == "password text")
+        if again:
+            wait_for("the second passphrase field", lambda: find_any(app.app, "The same passphrase again, for a new synced journal")) \
+                .queryEditableText().setTextContents(passphrase)
+        press(app.wait("the Set Up button", "push button", "Set Up"))
+
+        def synced():
+            for node in descendants(app.app):
+                try:
+                    if node.getRoleName() == "push button" and node.name.startswith("Sync: Synced at"):
+                        return node
+                except Exception:
+                    continue
+            return None
+        status = wait_for("the header bar saying it synced", synced, timeout=20)
+        return app, status
+
+    app, status = set_up(first, again=True)
+    check(f"Sync… starts a synced journal in the folder, and the header bar says so ({status.name})", status is not None)
+    files = sorted(os.listdir(place))
+    check(f"the folder holds the key file and a batch ({files})", "flourish-sync.json" in files and any(f.endswith(".batch") for f in files))
+    for name in files:
+        with open(os.path.join(place, name), "rb") as file:
+            data = file.read()
+        check(f"nothing of the journal or the passphrase is in the clear in {name}",
+              b"Zanzibar" not in data and b"Warm wind" not in data and passphrase.encode() not in data)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+    app, status = set_up(second, again=False)
+    check("another journal joins it with the passphrase", status is not None)
+    show_journal(app)
+    check("the first journal's entry arrives in the second's list",
+          app.wait("the synced entry's row", "label", "Zanzibar by the sea", timeout=15) is not None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    with sqlite3.connect(second) as db:
+        rows = db.execute("SELECT uuid, title, body FROM entry").fetchall()
+    db.close()
+    check("the entry is in the second journal's file", rows == [("77777777-7777-4777-8777-777777777777", "Zanzibar by the sea", "Warm wind")])
+
+
 def main():
     journal = os.path.join(WORK, "journal.sqlite")
     app_processes = []
@@ -855,6 +922,7 @@ def main():
         damaged_journal_is_left_alone()
         damaged_flourish_journal_is_read_not_written(journal)
         daylio_history_arrives_and_leaves()
+        journal_syncs_through_a_folder()
     except Exception as failure:  # a Failure, or the journey itself broke: either way, red
         shot = screenshot("failure.png")
         print(f"  FAIL {failure}\n  (screenshot: {shot}; app log: {os.path.join(WORK, 'app.log')})", flush=True)

@@ -16,9 +16,9 @@ final class SyncWindow {
     let folderField = TextEntry()
     let chooseFolderButton = Button(mnemonic: tr("C_hoose…"))
     let addressField = TextEntry()
-    let passwordField = TextEntry()
-    let passphraseField = TextEntry()
-    let againField = TextEntry()
+    let passwordField = PasswordEntry()
+    let passphraseField = PasswordEntry()
+    let againField = PasswordEntry()
     let setUpButton = Button(mnemonic: tr("_Set Up"))
     // Synced.
     let placeLabel = Label()
@@ -67,7 +67,6 @@ final class SyncWindow {
         hint.addClass("dim-label")
         passwordField.setAccessibleLabel(tr("Password"))
         passwordField.placeholder = tr("Password (an app password for Nextcloud)")
-        passwordField.hideText()
         for widget in [addressField, hint, passwordField] as [Widget] { serverBox.append(widget) }
         serverBox.setMargins(start: 24)
         choices.append(serverBox)
@@ -75,10 +74,8 @@ final class SyncWindow {
 
         passphraseField.setAccessibleLabel(tr("Sync passphrase"))
         passphraseField.placeholder = tr("Sync passphrase")
-        passphraseField.hideText()
         againField.setAccessibleLabel(tr("The same passphrase again, for a new synced journal"))
         againField.placeholder = tr("The same again (for a new synced journal)")
-        againField.hideText()
         againRow = Box(.vertical, spacing: 4)
         againRow.append(againField)
         let warning = Label(tr("A forgotten passphrase cannot be recovered: nothing else can open the journal at the sync place. Keep it somewhere safe."))
