@@ -91,9 +91,15 @@ final class EntryViewController {
             words.alignStart()
             words.isSelectable = true
             let button = Button(tr("Use This Version"))
-            button.accessibleName = String(format: tr("Use the version “%@”"), version.title)
+            // The words a person sees on it, then which version (a title may repeat, or be empty).
+            button.accessibleName = String(format: tr("Use This Version: “%@”, %@"), version.title,
+                                           Self.dateFormatter.string(from: version.updatedAt ?? version.createdAt))
             button.align(horizontal: .start)
-            button.onClicked { [unowned self] in onUseVersion?(version) }
+            button.onClicked { [unowned self] in
+                // Once: a second press would keep the replaced version twice.
+                for (_, each) in versionButtons { each.isSensitive = false }
+                onUseVersion?(version)
+            }
             versionsBox.append(words)
             versionsBox.append(button)
             versionButtons.append((version, button))

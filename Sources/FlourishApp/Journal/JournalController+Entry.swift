@@ -50,17 +50,24 @@ extension JournalController {
 
     /// "Use This Version": the version becomes the entry's, the one it replaces is kept.
     private func useVersion(_ version: EarlierVersion) {
-        guard let id = entryView.entry?.id else { return }
+        guard let entry = entryView.entry, entry.uuid == version.entryUUID else { return }
+        use(version, forEntry: entry.id)
+    }
+
+    /// The entry it is for is fixed once: a Retry after another entry was opened still means it.
+    private func use(_ version: EarlierVersion, forEntry id: Int64) {
         model.useEarlierVersion(version, forEntry: id) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let entry):
+                guard entryView.entry?.id == id else { return }
                 entryView.show(entry, tags: model.tagNames(entry.tagIDs))
                 showEarlierVersions(of: entry)
                 entryView.editButton.grabFocus()
             case .failure(let error):
+                if entryView.entry?.id == id, let entry = entryView.entry { showEarlierVersions(of: entry) }
                 alerts.showError(error.errorDescription ?? tr("The entry could not be changed."), retry: { [weak self] in
-                    self?.useVersion(version)
+                    self?.use(version, forEntry: id)
                 })
             }
         }

@@ -15,7 +15,8 @@ final class SyncController {
         case synced(Date)
         /// The place cannot be reached now: not an error, it syncs when it can.
         case offline
-        /// The key is in no keyring: the passphrase is needed (the Sync window asks).
+        /// The key is in no keyring, or the server refused the password kept: the passphrase (and
+        /// for a server the password) is needed; the Sync window asks.
         case needsPassphrase
         case problem(String)
     }
@@ -28,6 +29,10 @@ final class SyncController {
     private var isRunning = false
     private var runAgain = false
     private var pendingChange = false
+    /// Counts setups and turnings off: work that started before one is not applied after it.
+    private var generation = 0
+    /// The place, as the person knows it, while sync is on (read once, then kept).
+    private(set) var placeName: String?
 
     /// How long after a change its sync starts: a few edits in a row go in one batch.
     static var afterChangeMilliseconds: UInt32 = 5_000
@@ -37,21 +42,27 @@ final class SyncController {
     init(store: JournalStore, model: JournalModel) {
         self.store = store
         self.model = model
-        status = (try? store.syncState()) == nil ? .off : .waiting
+        // Read once, before the journal takes writes: nothing else reads the store on this thread.
+        placeName = (try? store.syncState())?.place
+        status = placeName == nil ? .off : .waiting
+        schedulePeriodic()
     }
 
     func observe(_ observer: @escaping @MainActor () -> Void) { observers.append(observer) }
 
     var isOn: Bool { status != .off }
 
-    /// The place, as the person knows it, while sync is on.
-    var placeName: String? { (try? store.syncState())?.place }
-
-    /// After the health check: the first sync, then one every few minutes.
+    /// After the health check: the first sync (then one every few minutes, see `init`).
     func start() {
         guard isOn else { return }
         syncNow()
-        schedulePeriodic()
+    }
+
+    /// The journal is damaged: it is never written, so sync waits until it is recovered.
+    func journalDamaged() {
+        guard isOn else { return }
+        generation += 1
+        status = .problem(tr("The journal is damaged, so it does not sync. Recover it first."))
     }
 
     private func schedulePeriodic() {
@@ -79,12 +90,18 @@ final class SyncController {
             runAgain = true
             return
         }
-        guard let sync else { return open() }
+        guard let sync else {
+            // Waiting for the person's passphrase: asking the keyring again would not find it.
+            if status != .needsPassphrase { open() }
+            return
+        }
         isRunning = true
         status = .syncing
+        let started = generation
         model.sync(sync) { [weak self] result in
             guard let self else { return }
             isRunning = false
+            guard started == generation else { return }
             switch result {
             case .success(let report) where report.refused.isEmpty: status = .synced(Date())
             case .success(let report): status = .problem(SyncError.refusedFile(name: report.refused.joined(separator: ", ")).errorDescription ?? "")
@@ -99,16 +116,19 @@ final class SyncController {
 
     /// Opens sync with the key and password this machine keeps, then syncs.
     private func open() {
-        guard let state = try? store.syncState() else { return }
         isRunning = true
         status = .syncing
         let store = store
+        let started = generation
         model.inBackground({ () throws(SyncError) -> JournalSync? in
+            guard let state = try? store.syncState() else { throw .notSetUp }
             guard let key = SyncKeyring.key(for: store) else { return nil }
             return try JournalSync.open(store, at: try Self.place(state.place, password: SyncKeyring.password(for: store)), key: key)
         }) { [weak self] result in
             guard let self else { return }
             isRunning = false
+            // Set up, unlocked or turned off meanwhile: that decided it.
+            guard started == generation, sync == nil else { return }
             switch result {
             case .success(let opened?):
                 sync = opened
@@ -122,9 +142,9 @@ final class SyncController {
     /// Opens sync with the passphrase (and password) typed in the Sync window, keeps the key in
     /// the keyring when there is one, then syncs.
     func unlock(passphrase: String, password: String?, completion: @escaping @MainActor (SyncError?) -> Void) {
-        guard let state = try? store.syncState() else { return completion(.notSetUp) }
         let store = store
         model.inBackground({ () throws(SyncError) -> JournalSync in
+            guard let state = try? store.syncState() else { throw .notSetUp }
             let password = password ?? SyncKeyring.password(for: store)
             let opened = try JournalSync.open(store, at: try Self.place(state.place, password: password), passphrase: passphrase)
             SyncKeyring.keep(key: opened.journalKey, password: password, for: store)
@@ -136,7 +156,9 @@ final class SyncController {
     private func adopt(_ result: Result<JournalSync, SyncError>, _ completion: @MainActor (SyncError?) -> Void) {
         switch result {
         case .success(let opened):
+            generation += 1
             sync = opened
+            placeName = opened.place.displayName
             status = .waiting
             completion(nil)
             syncNow()
@@ -167,6 +189,10 @@ final class SyncController {
 
     /// Turns sync off here: the place and the key are forgotten, the journal stays.
     func turnOff(completion: @escaping @MainActor (SyncError?) -> Void) {
+        // From now on nothing started before applies, and nothing new starts.
+        generation += 1
+        sync = nil
+        runAgain = false
         let store = store
         model.inBackground({ () throws(SyncError) in
             do throws(JournalError) {
@@ -178,7 +204,9 @@ final class SyncController {
         }) { [weak self] result in
             guard let self else { return }
             if case .failure(let error) = result { return completion(error) }
+            generation += 1
             sync = nil
+            placeName = nil
             status = .off
             completion(nil)
         }
@@ -193,9 +221,17 @@ final class SyncController {
     }
 
     private func show(_ error: SyncError) {
-        if case .unreachable = error {
+        switch error {
+        case .unreachable:
             status = .offline
-        } else {
+        case .wrongPassword:
+            // The password kept no longer works (changed, or an app password revoked): the Sync
+            // window asks for it, with the passphrase.
+            sync = nil
+            status = .needsPassphrase
+        case .notSetUp:
+            status = .off
+        default:
             status = .problem(error.errorDescription ?? "\(error)")
         }
     }
@@ -218,7 +254,7 @@ final class SyncController {
         case .synced(let when):
             String(format: tr("Synced at %@."), DateFormatter.localizedString(from: when, dateStyle: .none, timeStyle: .short))
         case .offline: tr("Offline: the place cannot be reached now. Your journal is kept here and syncs when it can.")
-        case .needsPassphrase: tr("Type the sync passphrase to go on syncing: no keyring keeps it on this computer.")
+        case .needsPassphrase: tr("Type the sync passphrase (and, for a server, its password) to go on syncing.")
         case .problem(let words): words
         }
     }

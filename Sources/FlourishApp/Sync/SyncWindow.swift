@@ -157,7 +157,6 @@ final class SyncWindow {
         } else {
             setChoicesVisible(true)
         }
-        syncNowButton.isSensitive = controller.status != .syncing
         showChoice()
     }
 
@@ -199,12 +198,20 @@ final class SyncWindow {
             working(false)
             if let error { return say(error.errorDescription ?? "\(error)", on: passphraseField) }
             clearSecrets()
-            present()
+            settled()
         }
     }
 
+    /// After a setup, an unlock or turning off: the window shows how things stand now, and
+    /// takes the keyboard again only if it is still open (it may have been closed meanwhile).
+    private func settled() {
+        showState()
+        if window.isVisible { present() }
+    }
+
     private func unlock() {
-        guard !isWorking, !passphraseField.text.isEmpty else { return }
+        guard !isWorking else { return }
+        guard !passphraseField.text.isEmpty else { return say(tr("Write the sync passphrase."), on: passphraseField) }
         working(true)
         let server = controller.placeName?.hasPrefix("http") ?? false
         controller.unlock(passphrase: passphraseField.text, password: server && !passwordField.text.isEmpty ? passwordField.text : nil) { [weak self] error in
@@ -212,7 +219,7 @@ final class SyncWindow {
             working(false)
             if let error { return say(error.errorDescription ?? "\(error)", on: passphraseField) }
             clearSecrets()
-            present()
+            settled()
         }
     }
 
@@ -223,7 +230,7 @@ final class SyncWindow {
             guard let self else { return }
             working(false)
             if let error { return say(error.errorDescription ?? "\(error)", on: turnOffButton) }
-            present()
+            settled()
         }
     }
 
@@ -235,6 +242,8 @@ final class SyncWindow {
     private func working(_ on: Bool) {
         isWorking = on
         problem.isVisible = false
+        // An earlier problem is not announced again once it is gone.
+        for widget in [folderField, addressField, passphraseField, turnOffButton] as [Widget] { widget.setAccessibleDescription("") }
         for button in [setUpButton, unlockButton, turnOffButton, syncNowButton] { button.isSensitive = !on }
     }
 

@@ -30,6 +30,7 @@ public final class FlourishApplication {
     public func run() -> Int32 {
         let status = application.run(programName: "flourish")
         model?.finishPendingWork()
+        model?.finishSyncWork()
         store?.close()
         // A journal that could not be opened ends the app as a failure, for scripts and launchers.
         return problemWindow == nil ? status : 1

@@ -166,7 +166,9 @@ final class MainWindow {
             // And the Insights page, a part at a time, while nobody is waiting.
             insights.prepare()
             switch model.health {
-            case .damaged?: damageBar.show()
+            case .damaged?:
+                damageBar.show()
+                sync?.journalDamaged()
             case .healthy?:
                 model.watchForOtherWriters()
                 onHealthy()

@@ -197,28 +197,31 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     }
 
     public func update(id: Int64, with entry: NewEntry, updatedAt: Date) throws(JournalError) -> Entry {
-        try writing { db in
-            // Only the columns an edit changes are written: the location is never edited, and an
-            // untouched date keeps its stored bytes.
-            // An edit is stamped after the version it replaces, even on a machine whose clock is
-            // behind the one that made that version: sync orders an entry's versions by stamp.
-            var updatedAt = updatedAt
-            let previous = try DatabaseValue.fetchOne(db, sql: "SELECT coalesce(updated_at, created_at) FROM entry WHERE id = ?", arguments: [id])
-            if let previous = StoredDate.parse(previous?.storage), previous >= updatedAt {
-                updatedAt = previous.addingTimeInterval(0.001)
-            }
-            var assignments = "title = ?, body = ?, mood = ?, updated_at = ?"
-            var arguments: StatementArguments = [entry.title, entry.body, entry.mood.rawValue, updatedAt]
-            if let date = entry.date {
-                assignments += ", created_at = ?"
-                arguments += [date]
-            }
-            arguments += [id]
-            try db.execute(sql: "UPDATE entry SET \(assignments) WHERE id = ?", arguments: arguments)
-            guard db.changesCount > 0 else { throw JournalError.entryMissing }
-            try Self.setTags(entry.tagIDs, forEntry: id, db)
-            return try Self.readBack(db, id: id)
+        try writing { db in try Self.update(id: id, with: entry, updatedAt: updatedAt, db) }
+    }
+
+    /// An edit inside a write transaction (see `update(id:with:updatedAt:)`).
+    static func update(id: Int64, with entry: NewEntry, updatedAt: Date, _ db: Database) throws -> Entry {
+        // Only the columns an edit changes are written: the location is never edited, and an
+        // untouched date keeps its stored bytes.
+        // An edit is stamped after the version it replaces, even on a machine whose clock is
+        // behind the one that made that version: sync orders an entry's versions by stamp.
+        var updatedAt = updatedAt
+        let previous = try DatabaseValue.fetchOne(db, sql: "SELECT coalesce(updated_at, created_at) FROM entry WHERE id = ?", arguments: [id])
+        if let previous = StoredDate.parse(previous?.storage), previous >= updatedAt {
+            updatedAt = previous.addingTimeInterval(0.001)
         }
+        var assignments = "title = ?, body = ?, mood = ?, updated_at = ?"
+        var arguments: StatementArguments = [entry.title, entry.body, entry.mood.rawValue, updatedAt]
+        if let date = entry.date {
+            assignments += ", created_at = ?"
+            arguments += [date]
+        }
+        arguments += [id]
+        try db.execute(sql: "UPDATE entry SET \(assignments) WHERE id = ?", arguments: arguments)
+        guard db.changesCount > 0 else { throw JournalError.entryMissing }
+        try setTags(entry.tagIDs, forEntry: id, db)
+        return try readBack(db, id: id)
     }
 
     public func delete(id: Int64) throws(JournalError) -> DeletedEntry {

@@ -16,6 +16,11 @@ extension JournalModel {
         }
     }
 
+    /// Waits for the sync work in flight (the app is quitting: the journal closes after it).
+    public nonisolated func finishSyncWork() {
+        Self.syncQueue.sync {}
+    }
+
     /// One sync; when it brought anything from another machine, the journal is read again (as
     /// when another program writes to it).
     public func sync(_ sync: JournalSync, completion: @escaping @MainActor (Result<SyncReport, SyncError>) -> Void) {

@@ -23,11 +23,12 @@ extension JournalStore {
     /// kept in its place, here and (through the next sync) on every machine: nothing is lost.
     public func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry {
         let tagIDs = try version.tags.map { name throws(JournalError) in try tagID(named: name) }
-        // In this order, so that a stop at any point loses nothing: the version being replaced is
-        // kept first (at worst it is then kept twice), and the one taken back goes last (until
-        // then it is offered, but it says what the entry says).
-        try writing { db in
-            guard let replaced = try JournalStore.syncEntries(uuids: [version.entryUUID], db)[version.entryUUID] else { return }
+        // One transaction: a sync applying another machine's edit waits for it, so the version
+        // replaced is the one kept, and nothing comes in between.
+        return try writing { db in
+            guard let replaced = try JournalStore.syncEntries(uuids: [version.entryUUID], db)[version.entryUUID],
+                  try Int64.fetchOne(db, sql: "SELECT id FROM entry WHERE uuid = ?", arguments: [version.entryUUID]) == id
+            else { throw JournalError.entryMissing }
             try db.execute(sql: """
                 INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
@@ -37,11 +38,12 @@ extension JournalStore {
             try db.execute(sql: """
                 INSERT INTO sync_change (kind, name) SELECT 'version', ? WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
                 """, arguments: [String(db.lastInsertedRowID)])
+            let entry = try JournalStore.update(id: id, with: NewEntry(title: version.title, body: version.body, mood: version.mood,
+                                                                       location: nil, date: version.createdAt, tagIDs: Set(tagIDs)),
+                                                updatedAt: updatedAt, db)
+            try db.execute(sql: "DELETE FROM entry_version WHERE id = ?", arguments: [version.id])
+            return entry
         }
-        let entry = try update(id: id, with: NewEntry(title: version.title, body: version.body, mood: version.mood, location: nil,
-                                                      date: version.createdAt, tagIDs: Set(tagIDs)), updatedAt: updatedAt)
-        try writing { db in try db.execute(sql: "DELETE FROM entry_version WHERE id = ?", arguments: [version.id]) }
-        return entry
     }
 
     /// The tag named `name`, made when the journal has none by that name.

@@ -181,7 +181,8 @@ final class SyncUITests: XCTestCase {
             harness.waitUntil("the other computer's version is offered") { view.versionsBox.isVisible }
             XCTAssertEqual(view.titleLabel.text, "Saturday, on the desktop")
             XCTAssertEqual(view.versionButtons.map(\.version.title), ["Saturday, on the laptop"])
-            XCTAssertEqual(view.versionButtons.first?.button.accessibleName, "Use the version “Saturday, on the laptop”")
+            XCTAssertTrue(view.versionButtons.first?.button.accessibleName?.hasPrefix("Use This Version: “Saturday, on the laptop”, ") ?? false,
+                          view.versionButtons.first?.button.accessibleName ?? "")
             view.versionButtons.first?.button.click()
             harness.waitUntil("taken back") { view.titleLabel.text == "Saturday, on the laptop" }
             harness.waitUntil("the version it replaced is offered in its place") {
@@ -189,6 +190,29 @@ final class SyncUITests: XCTestCase {
             }
             XCTAssertEqual(try harness.journal.entries(ids: [desktopID]).first?.title, "Saturday, on the laptop")
             XCTAssertEqual(try harness.journal.earlierVersions(of: entry.uuid).map(\.title), ["Saturday, on the desktop"])
+        }
+    }
+
+    func testAJournalSetUpDuringTheRunSyncsEveryFewMinutesWithoutBeingAsked() throws {
+        try MainActor.assumeIsolated {
+            SyncController.everyMilliseconds = 300
+            defer { SyncController.everyMilliseconds = 300_000 }
+            let harness = try Harness()
+            defer { harness.close() }
+            let window = setUp(harness, passphrase: passphrase, again: passphrase)
+            XCTAssertFalse(window.problem.isVisible, window.problem.text)
+            waitSynced(harness)
+            // Another computer writes to the place; nobody touches this window.
+            let other = TemporaryFolder()
+            let store = try JournalStore(path: other.file("other.sqlite"))
+            defer { store.close() }
+            _ = try store.save(try EntryDraft(title: "From the other computer", mood: .okay).validated().get())
+            let (sync, _) = try JournalSync.setUp(store, at: FolderPlace(path: place), passphrase: passphrase, cost: .interactive)
+            _ = try sync.sync()
+            harness.main.show(.journal)
+            harness.waitUntil("the other computer's entry arrives on its own", timeout: 15) {
+                harness.main.journal.rows.contains { $0.entry?.title == "From the other computer" }
+            }
         }
     }
 }
