@@ -33,6 +33,8 @@ final class SyncController {
     private var generation = 0
     /// The place, as the person knows it, while sync is on (read once, then kept).
     private(set) var placeName: String?
+    /// How far the sync in progress is, in files, when it has several.
+    private(set) var progress: (done: Int, total: Int)?
 
     /// How long after a change its sync starts: a few edits in a row go in one batch.
     static var afterChangeMilliseconds: UInt32 = 5_000
@@ -98,9 +100,14 @@ final class SyncController {
         isRunning = true
         status = .syncing
         let started = generation
-        model.sync(sync) { [weak self] result in
+        model.sync(sync, progress: { [weak self] done, total in
+            guard let self, started == generation, status == .syncing else { return }
+            progress = (done, total)
+            for observer in observers { observer() }
+        }) { [weak self] result in
             guard let self else { return }
             isRunning = false
+            progress = nil
             guard started == generation else { return }
             switch result {
             case .success(let report) where report.refused.isEmpty: status = .synced(Date())
@@ -250,7 +257,13 @@ final class SyncController {
     var sentence: String {
         switch status {
         case .off: tr("Sync is off: this journal is only on this computer.")
-        case .waiting, .syncing: tr("Syncing…")
+        case .syncing:
+            if let progress, progress.total > 1 {
+                String(format: tr("Syncing… %@ of %@ files."), "\(progress.done)", "\(progress.total)")
+            } else {
+                tr("Syncing…")
+            }
+        case .waiting: tr("Syncing…")
         case .synced(let when):
             String(format: tr("Synced at %@."), DateFormatter.localizedString(from: when, dateStyle: .none, timeStyle: .short))
         case .offline: tr("Offline: the place cannot be reached now. Your journal is kept here and syncs when it can.")

@@ -23,8 +23,14 @@ extension JournalModel {
 
     /// One sync; when it brought anything from another machine, the journal is read again (as
     /// when another program writes to it).
-    public func sync(_ sync: JournalSync, completion: @escaping @MainActor (Result<SyncReport, SyncError>) -> Void) {
-        inBackground({ () throws(SyncError) in try sync.sync() }) { result in
+    public func sync(_ sync: JournalSync, progress: @escaping @MainActor (Int, Int) -> Void = { _, _ in },
+                     completion: @escaping @MainActor (Result<SyncReport, SyncError>) -> Void) {
+        inBackground({ () throws(SyncError) in
+            try sync.sync { done, total in
+                // In order, before the completion: both go through the main queue.
+                DispatchQueue.main.async { MainActor.assumeIsolated { progress(done, total) } }
+            }
+        }) { result in
             if case .success(let report) = result, report.received > 0 { self.reloadFromDisk() }
             completion(result)
         }

@@ -125,24 +125,42 @@ public final class JournalSync: @unchecked Sendable {
     /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.exported`).
     public var journalKey: JournalKey { key }
 
-    /// Receives the other machines' new batches, then sends this machine's changes.
-    public func sync() throws(SyncError) -> SyncReport {
+    /// Receives the other machines' new batches, then sends this machine's changes. `progress`
+    /// hears (files done, files in all) after each file read or written: the first sync of a
+    /// big journal is many of them.
+    public func sync(progress: @escaping (Int, Int) -> Void = { _, _ in }) throws(SyncError) -> SyncReport {
         guard let state = try worded({ () throws(JournalError) in try store.syncStateForThisFile() }) else { throw .notSetUp }
         var report = SyncReport()
-        try receive(state, into: &report)
-        report.sent = try send(state)
+        var counter = Counter(progress: progress)
+        try receive(state, into: &report, counter: &counter)
+        report.sent = try send(state, counter: &counter)
         return report
+    }
+
+    /// Files done of files known so far.
+    private struct Counter {
+        let progress: (Int, Int) -> Void
+        var done = 0
+        var total = 0
+
+        mutating func expect(_ count: Int) { total += count }
+
+        mutating func step() {
+            done += 1
+            progress(done, total)
+        }
     }
 
     // MARK: - Receiving
 
-    private func receive(_ state: SyncState, into report: inout SyncReport) throws(SyncError) {
+    private func receive(_ state: SyncState, into report: inout SyncReport, counter: inout Counter) throws(SyncError) {
         let applied = try worded { () throws(JournalError) in try store.appliedBatches() }
         var waiting: [String: [(number: Int, name: String)]] = [:]
         for name in try place.list("") where !applied.contains(name) {
             guard let (machine, number) = SyncBatch.parse(fileName: name) else { continue }
             waiting[machine, default: []].append((number, name))
         }
+        counter.expect(waiting.filter { $0.key != state.machine }.values.reduce(0) { $0 + $1.count })
         for machine in waiting.keys.sorted() {
             for (number, name) in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
                 if machine == state.machine {
@@ -155,6 +173,7 @@ public final class JournalSync: @unchecked Sendable {
                     let receipt = try store.apply(batch, fileName: name)
                     report.received += receipt.received
                     report.conflicts += receipt.conflicts
+                    counter.step()
                 } catch .refusedFile(let refused) {
                     // Nothing of it is applied, nor anything that machine wrote after it: its
                     // later changes may build on it. It is read again next time (a syncing
@@ -177,14 +196,16 @@ public final class JournalSync: @unchecked Sendable {
     // MARK: - Sending
 
     /// Writes the changes not sent yet as new batches; returns how many changes went.
-    private func send(_ state: SyncState) throws(SyncError) -> Int {
+    private func send(_ state: SyncState, counter: inout Counter) throws(SyncError) -> Int {
         let (changes, upTo) = try worded { () throws(JournalError) in try store.pendingChanges() }
         guard upTo > state.sent else { return 0 }
+        counter.expect((changes.count + SyncBatch.limit - 1) / SyncBatch.limit)
         var number = state.nextBatch
         for start in stride(from: 0, to: changes.count, by: SyncBatch.limit) {
             let part = Array(changes[start..<min(start + SyncBatch.limit, changes.count)])
             number = try write(part, machine: state.machine, from: number)
             try worded { () throws(JournalError) in try store.recordWritten(machine: state.machine, batch: number) }
+            counter.step()
             number += 1
         }
         try worded { () throws(JournalError) in try store.recordSent(upTo: upTo) }

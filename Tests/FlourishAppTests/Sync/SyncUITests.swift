@@ -215,4 +215,23 @@ final class SyncUITests: XCTestCase {
             }
         }
     }
+
+    func testTheSyncWindowSaysHowFarTheFirstSyncOfABigJournalIs() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            for day in 0..<1_200 {
+                _ = try harness.journal.save(try EntryDraft(title: "Day \(day)", mood: .okay).validated().get(),
+                                             createdAt: Date(timeIntervalSince1970: Double(day) * 86_400))
+            }
+            var said: [String] = []
+            harness.main.sync?.observe { said.append(harness.main.sync?.sentence ?? "") }
+            let window = setUp(harness, passphrase: passphrase, again: passphrase)
+            XCTAssertFalse(window.problem.isVisible, window.problem.text)
+            waitSynced(harness)
+            XCTAssertEqual(said.filter { $0.hasPrefix("Syncing… ") && $0.hasSuffix(" files.") },
+                           ["Syncing… 1 of 3 files.", "Syncing… 2 of 3 files.", "Syncing… 3 of 3 files."])
+            XCTAssertTrue(window.statusLabel.text.hasPrefix("Synced at "), window.statusLabel.text)
+        }
+    }
 }

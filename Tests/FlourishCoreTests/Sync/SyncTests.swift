@@ -341,6 +341,19 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try desktop.store.count(), 1_200, "nothing doubled")
     }
 
+    func testTheFirstSyncOfABigJournalSaysHowFarItIsFileByFile() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        for day in 0..<1_200 { _ = try laptop.save("Day \(day)", at: Double(day) * 86_400) }
+        try setUp(laptop, expecting: .started)
+        var steps: [[Int]] = []
+        _ = try XCTUnwrap(laptop.sync).sync { done, total in steps.append([done, total]) }
+        XCTAssertEqual(steps, [[1, 3], [2, 3], [3, 3]], "1,208 changes sent as three files")
+        try setUp(desktop, expecting: .joined)
+        steps = []
+        _ = try XCTUnwrap(desktop.sync).sync { done, total in steps.append([done, total]) }
+        XCTAssertEqual(steps, [[1, 3], [2, 3], [3, 3], [4, 4]], "three files read, then its own tags sent")
+    }
+
     func testACopyOfAJournalOrABackupPutBackWritesAsANewMachine() throws {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         _ = try laptop.save("Before the copy", at: 1_000)
