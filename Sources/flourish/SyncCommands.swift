@@ -16,7 +16,7 @@ func failedSync(_ error: SyncError) -> Never {
 /// The place TARGET names: a folder (made absolute), or a WebDAV address, whose password is
 /// `kept` or else read first (before the passphrase).
 func syncPlace(_ target: String, kept: String? = nil) -> (place: SyncPlace, password: String?) {
-    if target.hasPrefix("http://") || target.hasPrefix("https://") {
+    if SyncTarget.isWebDAV(target) {
         do {
             let shown = try WebDAVPlace(address: target, password: "").displayName
             let password = kept ?? readSecret(prompt: String(format: tr("Password for %@: "), shown))

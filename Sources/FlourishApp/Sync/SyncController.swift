@@ -130,7 +130,7 @@ final class SyncController {
         model.inBackground({ () throws(SyncError) -> JournalSync? in
             guard let state = try? store.syncState() else { throw .notSetUp }
             guard let key = SyncKeyring.key(for: store) else { return nil }
-            return try JournalSync.open(store, at: try Self.place(state.place, password: SyncKeyring.password(for: store)), key: key)
+            return try JournalSync.open(store, at: try SyncTarget.place(state.place, password: SyncKeyring.password(for: store)), key: key)
         }) { [weak self] result in
             guard let self else { return }
             isRunning = false
@@ -153,7 +153,7 @@ final class SyncController {
         model.inBackground({ () throws(SyncError) -> JournalSync in
             guard let state = try? store.syncState() else { throw .notSetUp }
             let password = password ?? SyncKeyring.password(for: store)
-            let opened = try JournalSync.open(store, at: try Self.place(state.place, password: password), passphrase: passphrase)
+            let opened = try JournalSync.open(store, at: try SyncTarget.place(state.place, password: password), passphrase: passphrase)
             SyncKeyring.keep(key: opened.journalKey, password: password, for: store)
             return opened
         }) { [weak self] result in self?.adopt(result, completion) }
@@ -181,7 +181,7 @@ final class SyncController {
                completion: @escaping @MainActor (SyncError?) -> Void) {
         let store = store
         model.inBackground({ () throws(SyncError) -> JournalSync in
-            let place = try Self.place(target, password: password)
+            let place = try SyncTarget.place(target, password: password)
             if try !JournalSync.holdsJournal(place) {
                 guard passphrase.count >= JournalSync.shortestPassphrase else {
                     throw .other(reason: String(format: tr("a new passphrase has at least %@ characters"), "\(JournalSync.shortestPassphrase)"))
@@ -217,14 +217,6 @@ final class SyncController {
             status = .off
             completion(nil)
         }
-    }
-
-    /// A folder's path, or a WebDAV address with its password.
-    nonisolated static func place(_ target: String, password: String?) throws(SyncError) -> SyncPlace {
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            return try WebDAVPlace(address: target, password: password ?? "")
-        }
-        return FolderPlace(path: target)
     }
 
     private func show(_ error: SyncError) {

@@ -164,7 +164,7 @@ final class SyncWindow {
         folderChoice.isVisible = visible
         serverChoice.isVisible = visible
         folderRow.isVisible = visible
-        serverBox.isVisible = visible || (controller.placeName?.hasPrefix("http") ?? false)
+        serverBox.isVisible = visible || controller.placeName.map(SyncTarget.isWebDAV) ?? false
         addressField.isVisible = visible
     }
 
@@ -213,7 +213,7 @@ final class SyncWindow {
         guard !isWorking else { return }
         guard !passphraseField.text.isEmpty else { return say(tr("Write the sync passphrase."), on: passphraseField) }
         working(true)
-        let server = controller.placeName?.hasPrefix("http") ?? false
+        let server = controller.placeName.map(SyncTarget.isWebDAV) ?? false
         controller.unlock(passphrase: passphraseField.text, password: server && !passwordField.text.isEmpty ? passwordField.text : nil) { [weak self] error in
             guard let self else { return }
             working(false)

@@ -21,3 +21,16 @@ public protocol SyncPlace: Sendable {
     /// it is never replaced.
     func create(_ name: String, contents: Data) throws(SyncError)
 }
+
+/// What the person gives as where to sync: an http(s) address names a WebDAV server, anything
+/// else a folder.
+public enum SyncTarget {
+    public static func isWebDAV(_ target: String) -> Bool {
+        target.hasPrefix("http://") || target.hasPrefix("https://")
+    }
+
+    /// The place `target` names; `password` is the server's, for an address.
+    public static func place(_ target: String, password: String?) throws(SyncError) -> SyncPlace {
+        isWebDAV(target) ? try WebDAVPlace(address: target, password: password ?? "") : FolderPlace(path: target)
+    }
+}

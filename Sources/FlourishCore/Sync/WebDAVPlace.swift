@@ -25,7 +25,8 @@ public struct WebDAVPlace: SyncPlace {
     public init(address: String, password: String, timeout: TimeInterval = 30) throws(SyncError) {
         // Checked first: an address with a password in it is never repeated in a message.
         let authority = address.split(separator: "/", maxSplits: 3).dropFirst().first ?? ""
-        guard !(authority.split(separator: "@").first?.contains(":") ?? false) || !authority.contains("@") else {
+        let userInfo = authority.contains("@") ? authority.prefix { $0 != "@" } : ""
+        guard !userInfo.contains(":") else {
             throw .other(reason: tr("write the address without its password; Flourish asks for the password on its own"))
         }
         guard var parts = URLComponents(string: address), let scheme = parts.scheme?.lowercased(),
