@@ -14,6 +14,8 @@ Places under the address:
   /dav/        read and write for any user
   /readonly/   reading only: PUT and MKCOL are refused (403)
   /broken/     every request answers 503, as a server in trouble does
+  /full/       the files of /dav/, but writing there answers 507, as a server whose quota is
+               used up does (reading, listing and removing still work)
 """
 import os
 import pwd
@@ -76,6 +78,7 @@ Timeout 30
 </Directory>
 Alias /dav "{folder}/dav"
 Alias /readonly "{folder}/readonly"
+Alias /full "{folder}/dav"
 <Location />
     AuthType Basic
     AuthName "Flourish tests"
@@ -95,6 +98,11 @@ Alias /readonly "{folder}/readonly"
     <LimitExcept GET HEAD OPTIONS PROPFIND>
         Require all denied
     </LimitExcept>
+</Location>
+<Location /full>
+    RewriteEngine On
+    RewriteCond %{{REQUEST_METHOD}} ^(PUT|MKCOL|COPY|MOVE)$
+    RewriteRule .* - [R=507,L]
 </Location>
 <Location /broken>
     RewriteEngine On

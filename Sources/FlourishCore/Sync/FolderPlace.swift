@@ -87,6 +87,10 @@ public struct FolderPlace: SyncPlace {
         guard fsync(folderDescriptor) == 0 else { throw failure(errno) }
     }
 
+    public func remove(_ name: String) throws(SyncError) {
+        guard unlink(full(name)) == 0 || errno == ENOENT else { throw failure(errno) }
+    }
+
     private func full(_ name: String) -> String {
         name.isEmpty ? path : (path as NSString).appendingPathComponent(name)
     }

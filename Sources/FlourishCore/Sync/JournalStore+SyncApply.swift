@@ -13,16 +13,22 @@ extension JournalStore {
     /// Applies a batch of another machine's, whole or not at all, and records it as applied. A
     /// batch that opened with the key but does not hold what Flourish writes is refused whole.
     func apply(_ batch: SyncBatch, fileName: String) throws(SyncError) -> SyncReceipt {
+        try apply(batch.changes, fileName: fileName, fromSnapshot: false, holding: [(batch.machine, batch.number)])
+    }
+
+    /// Applies changes in one transaction, and records the batches they hold as applied.
+    func apply(_ changes: [SyncChange], fileName: String, fromSnapshot: Bool,
+               holding batches: [(machine: String, number: Int)]) throws(SyncError) -> SyncReceipt {
         do {
             return try writing { db in
                 let sent = try Self.syncState(db)?.sent ?? 0
                 // The triggers leave what is applied here out of this machine's own changes.
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('applying', '1')")
-                var applier = SyncApplier(db: db, sent: sent)
-                for change in batch.changes { try applier.apply(change) }
+                var applier = SyncApplier(db: db, sent: sent, fromSnapshot: fromSnapshot)
+                for change in changes { try applier.apply(change) }
                 try db.execute(sql: "DELETE FROM sync_state WHERE key = 'applying'")
-                try db.execute(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)",
-                               arguments: [batch.machine, batch.number])
+                let record = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)")
+                for (machine, number) in batches { try record.execute(arguments: [machine, number]) }
                 return applier.receipt
             }
         } catch .other(let reason) where reason == Self.invalidBatch {
@@ -43,11 +49,15 @@ extension JournalStore {
 private struct SyncApplier {
     let db: Database
     let sent: Int64
+    /// A snapshot carries no bases: whether a version was made beside this machine's is told
+    /// by this machine's own unsent edit, if it has one.
+    let fromSnapshot: Bool
     var receipt = SyncReceipt()
 
-    init(db: Database, sent: Int64) {
+    init(db: Database, sent: Int64, fromSnapshot: Bool) {
         self.db = db
         self.sent = sent
+        self.fromSnapshot = fromSnapshot
     }
 
     mutating func apply(_ change: SyncChange) throws {
@@ -64,10 +74,12 @@ private struct SyncApplier {
             _ = try tagID(named: name)
         case .rename:
             let (old, new, at) = (try name(change.name), try name(change.to), try time(change.at))
+            if try alreadyGone(old, at: at) { return }
             try rename(old, to: new)
             if TagName.key(old) != TagName.key(new) { try markGone(old, at: at, renamedTo: new) }
         case .deleteTag:
             let (name, at) = (try name(change.name), try time(change.at))
+            if try alreadyGone(name, at: at) { return }
             try db.execute(sql: "DELETE FROM tag WHERE key = ?", arguments: [TagName.key(name)])
             receipt.received += db.changesCount
             try markGone(name, at: at, renamedTo: nil)
@@ -102,8 +114,7 @@ private struct SyncApplier {
             try dropPending(uuid)
             return
         }
-        // Made from the version here: a later edit, not one made beside this machine's.
-        let concurrent = remote.base != (local.change.updatedAt ?? local.change.createdAt)
+        let concurrent = try madeBeside(remote, local: local.change)
         if wins(remote, over: local.change) {
             if concurrent {
                 // This machine's unsent edit lost: it travels as the earlier version it now is.
@@ -136,6 +147,19 @@ private struct SyncApplier {
             INSERT INTO sync_tombstone (uuid, deleted_at) VALUES (?, ?)
             ON CONFLICT (uuid) DO UPDATE SET deleted_at = max(deleted_at, excluded.deleted_at)
             """, arguments: [uuid, deletedAt])
+    }
+
+    /// Whether `remote` was made beside the version here, rather than from it (a later edit)
+    /// or before it.
+    private func madeBeside(_ remote: SyncChange, local: SyncChange) throws -> Bool {
+        guard fromSnapshot else { return remote.base != (local.updatedAt ?? local.createdAt) }
+        // Only an edit not sent yet can have been made beside a version another machine had; it
+        // was, unless it was made from that very version.
+        guard let edit = try Row.fetchOne(db, sql: """
+            SELECT detail FROM sync_change WHERE name = ? AND kind IN ('entry', 'revived') AND seq > ? ORDER BY seq LIMIT 1
+            """, arguments: [remote.uuid, sent]) else { return false }
+        let base: String? = edit["detail"]
+        return base == nil || base != (remote.updatedAt ?? remote.createdAt)
     }
 
     /// Whether `remote` is the version to keep: the later stamp, or on a tie the greater content.
@@ -212,6 +236,9 @@ private struct SyncApplier {
     /// machine's next batch. Returns whether it was new here.
     private func keep(_ change: SyncChange, send: Bool) throws -> Bool {
         _ = try valid(change)
+        // An entry as first written is where every later version comes from, never one made
+        // beside another: it is not kept, whichever order the versions arrive in.
+        guard change.updatedAt != nil else { return false }
         let tags = (change.tags ?? []).joined(separator: "\n")
         let same = try Bool.fetchOne(db, sql: """
             SELECT 1 FROM entry_version WHERE entry_uuid = ? AND title = ? AND body = ? AND mood = ? AND created_at = ?
@@ -249,6 +276,14 @@ private struct SyncApplier {
     private func gone(_ name: String) throws -> (at: String, renamedTo: String?)? {
         try Row.fetchOne(db, sql: "SELECT gone_at, renamed_to FROM sync_tag_gone WHERE key = ?", arguments: [TagName.key(name)])
             .map { ($0["gone_at"], $0["renamed_to"]) }
+    }
+
+    /// For a snapshot's tags gone: whether this machine has the name gone already, as late or
+    /// later. A tag of that name here is renamed, merged or deleted as a batch would have done
+    /// (a joining machine's own "work" follows the journal's rename of "work").
+    private func alreadyGone(_ name: String, at: String) throws -> Bool {
+        guard fromSnapshot, let gone = try gone(name) else { return false }
+        return stamp(gone.at) >= stamp(at)
     }
 
     private func markGone(_ name: String, at: String, renamedTo: String?) throws {

@@ -125,15 +125,25 @@ public final class JournalSync: @unchecked Sendable {
     /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.exported`).
     public var journalKey: JournalKey { key }
 
-    /// Receives the other machines' new batches, then sends this machine's changes. `progress`
-    /// hears (files done, files in all) after each file read or written: the first sync of a
-    /// big journal is many of them.
+    /// A machine writes a snapshot once this many batches of its own are not in one yet (see
+    /// `SyncSnapshot`); smaller in tests.
+    public var snapshotEvery = SyncSnapshot.everyBatches
+    /// Behind by more batches than this, a machine starts from the snapshots.
+    public var snapshotsWhenBehind = SyncSnapshot.readWhenBehind
+
+    /// Receives the other machines' new batches, then sends this machine's changes, then, every
+    /// so often, writes a snapshot and removes its own batches that it holds. `progress` hears
+    /// (files done, files in all) after each file read or written: the first sync of a big
+    /// journal is many of them.
     public func sync(progress: @escaping (Int, Int) -> Void = { _, _ in }) throws(SyncError) -> SyncReport {
         guard let state = try worded({ () throws(JournalError) in try store.syncStateForThisFile() }) else { throw .notSetUp }
         var report = SyncReport()
         var counter = Counter(progress: progress)
-        try receive(state, into: &report, counter: &counter)
-        report.sent = try send(state, counter: &counter)
+        let files = try place.list("").compactMap(SyncFileName.parse)
+        try receive(state, files: files, into: &report, counter: &counter)
+        let written = try send(state, counter: &counter)
+        report.sent = written.changes
+        try compact(state, files: files + written.files)
         return report
     }
 
@@ -153,24 +163,28 @@ public final class JournalSync: @unchecked Sendable {
 
     // MARK: - Receiving
 
-    private func receive(_ state: SyncState, into report: inout SyncReport, counter: inout Counter) throws(SyncError) {
-        let applied = try worded { () throws(JournalError) in try store.appliedBatches() }
-        var waiting: [String: [(number: Int, name: String)]] = [:]
-        for name in try place.list("") where !applied.contains(name) {
-            guard let (machine, number) = SyncBatch.parse(fileName: name) else { continue }
-            waiting[machine, default: []].append((number, name))
+    private func receive(_ state: SyncState, files: [SyncFileName], into report: inout SyncReport,
+                         counter: inout Counter) throws(SyncError) {
+        var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+        for file in files where file.machine == state.machine && file.kind == .batch && !applied.contains(file.text) {
+            // Written here by a sync that stopped before it could note it.
+            try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
         }
-        counter.expect(waiting.filter { $0.key != state.machine }.values.reduce(0) { $0 + $1.count })
+        let others = files.filter { $0.machine != state.machine }
+        if isBehind(others, applied: applied) {
+            try takeSnapshots(others.filter { $0.kind == .snapshot }, into: &report, counter: &counter)
+            applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+        }
+        var waiting: [String: [SyncFileName]] = [:]
+        for file in others where file.kind == .batch && !applied.contains(file.text) {
+            waiting[file.machine, default: []].append(file)
+        }
+        counter.expect(waiting.values.reduce(0) { $0 + $1.count })
         for machine in waiting.keys.sorted() {
-            for (number, name) in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
-                if machine == state.machine {
-                    // Written here by a sync that stopped before it could note it.
-                    try worded { () throws(JournalError) in try store.recordWritten(machine: machine, batch: number) }
-                    continue
-                }
+            for file in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
                 do {
-                    let batch = try read(name, machine: machine, number: number)
-                    let receipt = try store.apply(batch, fileName: name)
+                    let batch = try read(file.text, machine: machine, number: file.number)
+                    let receipt = try store.apply(batch, fileName: file.text)
                     report.received += receipt.received
                     report.conflicts += receipt.conflicts
                     counter.step()
@@ -185,6 +199,67 @@ public final class JournalSync: @unchecked Sendable {
         }
     }
 
+    /// Whether this machine should start from the snapshots: it is many batches behind (it just
+    /// joined), or a batch it never applied is gone from the place (its machine removed it once
+    /// a snapshot held it).
+    private func isBehind(_ others: [SyncFileName], applied: Set<String>) -> Bool {
+        let waiting = others.filter { $0.kind == .batch && !applied.contains($0.text) }
+        guard waiting.count <= snapshotsWhenBehind else { return true }
+        let present = Set(others.filter { $0.kind == .batch }.map(\.text))
+        var last: [String: Int] = [:]
+        for file in others { last[file.machine] = max(last[file.machine] ?? 0, file.number) }
+        return last.contains { machine, top in
+            (1...max(top, 1)).contains { number in
+                let name = SyncBatch.fileName(machine: machine, number: number)
+                return !present.contains(name) && !applied.contains(name)
+            }
+        }
+    }
+
+    /// Reads the snapshots not read here yet and applies each that holds a batch not applied
+    /// here, the one holding most first. A snapshot is needed once at most: after it, every
+    /// batch it holds counts as applied.
+    private func takeSnapshots(_ snapshots: [SyncFileName], into report: inout SyncReport,
+                               counter: inout Counter) throws(SyncError) {
+        let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
+        let unread = snapshots.filter { !read.contains($0.text) }
+        counter.expect(unread.count)
+        var opened: [(file: SyncFileName, snapshot: SyncSnapshot)] = []
+        for file in unread {
+            do {
+                opened.append((file, try readSnapshot(file)))
+            } catch .refusedFile(let refused) {
+                report.refused.append(refused)
+            }
+            counter.step()
+        }
+        var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+        for (file, snapshot) in opened.sorted(by: { $0.snapshot.batches.count > $1.snapshot.batches.count }) {
+            let names = snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) }
+            if names.contains(where: { !applied.contains($0) }) {
+                do {
+                    let receipt = try store.apply(snapshot, fileName: file.text)
+                    report.received += receipt.received
+                    report.conflicts += receipt.conflicts
+                    applied.formUnion(names)
+                } catch .refusedFile(let refused) {
+                    report.refused.append(refused)
+                    continue
+                }
+            }
+            try worded { () throws(JournalError) in try store.recordRead(snapshot: file.text) }
+        }
+    }
+
+    private func readSnapshot(_ file: SyncFileName) throws(SyncError) -> SyncSnapshot {
+        guard let sealed = try place.read(file.text) else { throw .refusedFile(name: file.text) }
+        let plain = try key.open(sealed, name: file.text, journal: journal)
+        guard let snapshot = try? JSONDecoder().decode(SyncSnapshot.self, from: plain), snapshot.machine == file.machine,
+              snapshot.number == file.number
+        else { throw .refusedFile(name: file.text) }
+        return snapshot
+    }
+
     private func read(_ name: String, machine: String, number: Int) throws(SyncError) -> SyncBatch {
         guard let sealed = try place.read(name) else { throw .refusedFile(name: name) }
         let plain = try key.open(sealed, name: name, journal: journal)
@@ -195,21 +270,24 @@ public final class JournalSync: @unchecked Sendable {
 
     // MARK: - Sending
 
-    /// Writes the changes not sent yet as new batches; returns how many changes went.
-    private func send(_ state: SyncState, counter: inout Counter) throws(SyncError) -> Int {
+    /// Writes the changes not sent yet as new batches; returns how many changes went, and the
+    /// files written.
+    private func send(_ state: SyncState, counter: inout Counter) throws(SyncError) -> (changes: Int, files: [SyncFileName]) {
         let (changes, upTo) = try worded { () throws(JournalError) in try store.pendingChanges() }
-        guard upTo > state.sent else { return 0 }
+        guard upTo > state.sent else { return (0, []) }
         counter.expect((changes.count + SyncBatch.limit - 1) / SyncBatch.limit)
-        var number = state.nextBatch
+        var number = try worded { () throws(JournalError) in try store.syncState()?.nextBatch } ?? state.nextBatch
+        var files: [SyncFileName] = []
         for start in stride(from: 0, to: changes.count, by: SyncBatch.limit) {
             let part = Array(changes[start..<min(start + SyncBatch.limit, changes.count)])
             number = try write(part, machine: state.machine, from: number)
             try worded { () throws(JournalError) in try store.recordWritten(machine: state.machine, batch: number) }
+            files.append(SyncFileName(machine: state.machine, number: number, kind: .batch))
             counter.step()
             number += 1
         }
         try worded { () throws(JournalError) in try store.recordSent(upTo: upTo) }
-        return changes.count
+        return (changes.count, files)
     }
 
     /// Writes one batch under the first free number from `number` on; returns the number used.
@@ -229,6 +307,39 @@ public final class JournalSync: @unchecked Sendable {
             }
         }
         throw .fileExists(name: SyncBatch.fileName(machine: machine, number: number))
+    }
+
+    // MARK: - Compacting
+
+    /// Once `snapshotEvery` batches of this machine's are in no snapshot of its own, writes one
+    /// holding everything applied here; then removes its own batches and older snapshots that
+    /// its newest snapshot holds. Only its own: another machine's files are that machine's.
+    private func compact(_ state: SyncState, files: [SyncFileName]) throws(SyncError) {
+        let own = files.filter { $0.machine == state.machine }
+        var newest = own.filter { $0.kind == .snapshot }.map(\.number).max() ?? 0
+        let loose = own.filter { $0.kind == .batch && $0.number > newest }
+        if loose.count >= snapshotEvery, let last = loose.map(\.number).max() {
+            try writeSnapshot(machine: state.machine, number: last)
+            newest = last
+        }
+        guard newest > 0 else { return }
+        for file in own where file.number < newest || (file.kind == .batch && file.number == newest) {
+            // A file left behind is removed by a later sync; it is no harm meanwhile.
+            try? place.remove(file.text)
+        }
+    }
+
+    private func writeSnapshot(machine: String, number: Int) throws(SyncError) {
+        let (changes, holds) = try worded { () throws(JournalError) in try store.snapshotContents() }
+        let snapshot = SyncSnapshot(machine: machine, number: number, holds: SyncSnapshot.runs(of: holds), changes: changes)
+        let name = SyncSnapshot.fileName(machine: machine, number: number)
+        // Encoding strings, numbers and arrays of them cannot fail.
+        let plain = (try? JSONEncoder().encode(snapshot)) ?? Data()
+        do {
+            try place.create(name, contents: key.seal(plain, name: name, journal: journal))
+        } catch .fileExists {
+            // Written by a sync of this machine's that stopped before it could remove the batches.
+        }
     }
 
     /// Runs a store call, its error in sync's words.

@@ -11,18 +11,38 @@ struct SyncBatch: Codable, Equatable {
 
     /// "0123456789abcdef-00000042.batch".
     static func fileName(machine: String, number: Int) -> String {
-        "\(machine)-\(String(format: "%08d", number)).batch"
+        SyncFileName.make(machine: machine, number: number, kind: .batch)
+    }
+}
+
+/// The names of the files machines write: `<machine>-<number>.<kind>`, the machine a 16-digit
+/// hexadecimal id, the number 8 digits from one machine's one sequence (batches and snapshots
+/// share it, so a number names one file of that machine's).
+struct SyncFileName: Hashable {
+    enum Kind: String {
+        case batch, snapshot
     }
 
-    /// The machine and number a batch's file name gives; nil for any other name (the key file,
+    var machine: String
+    var number: Int
+    var kind: Kind
+
+    static func make(machine: String, number: Int, kind: Kind) -> String {
+        "\(machine)-\(String(format: "%08d", number)).\(kind.rawValue)"
+    }
+
+    var text: String { Self.make(machine: machine, number: number, kind: kind) }
+
+    /// The machine, number and kind a file name gives; nil for any other name (the key file,
     /// a syncing tool's "conflicted copy", a half-written file).
-    static func parse(fileName name: String) -> (machine: String, number: Int)? {
-        let parts = name.split(separator: "-")
-        guard name.hasSuffix(".batch"), parts.count == 2, parts[0].count == 16,
-              parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
-        let digits = parts[1].dropLast(".batch".count)
+    static func parse(_ name: String) -> SyncFileName? {
+        let parts = name.split(separator: ".")
+        guard parts.count == 2, let kind = Kind(rawValue: String(parts[1])) else { return nil }
+        let halves = parts[0].split(separator: "-")
+        guard halves.count == 2, halves[0].count == 16, halves[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        let digits = halves[1]
         guard digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let number = Int(digits) else { return nil }
-        return (String(parts[0]), number)
+        return SyncFileName(machine: String(halves[0]), number: number, kind: kind)
     }
 }
 

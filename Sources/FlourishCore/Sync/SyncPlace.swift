@@ -2,8 +2,9 @@ import Foundation
 
 /// Where a synced journal's files meet: a folder that something else keeps in step (Syncthing,
 /// a Nextcloud client, a USB stick), or a WebDAV server. Flourish only lists, reads and creates
-/// files there. Each machine writes files of its own, each once: `create` never replaces a file,
-/// so two machines never write the same one and nothing relies on locks or the place's clocks.
+/// files there, and removes old files of its own that a snapshot holds. Each machine writes
+/// files of its own, each once: `create` never replaces a file, so two machines never write the
+/// same one and nothing relies on locks or the place's clocks.
 ///
 /// Names are relative, with "/" between a folder and a file ("<machine>/00000001.batch").
 public protocol SyncPlace: Sendable {
@@ -20,6 +21,8 @@ public protocol SyncPlace: Sendable {
     /// Writes a new file (and the folder it goes in). `.fileExists` when one is there already:
     /// it is never replaced.
     func create(_ name: String, contents: Data) throws(SyncError)
+    /// Removes a file this machine wrote and a snapshot now holds; one already gone is no error.
+    func remove(_ name: String) throws(SyncError)
 }
 
 /// What the person gives as where to sync: an http(s) address names a WebDAV server, anything

@@ -104,6 +104,11 @@ public struct WebDAVPlace: SyncPlace {
         }
     }
 
+    public func remove(_ name: String) throws(SyncError) {
+        let (status, _) = try request("DELETE", url(of: name))
+        guard [200, 204, 404].contains(status) else { throw failure(status) }
+    }
+
     private func url(of name: String) -> URL {
         name.split(separator: "/").reduce(collection) { $0.appendingPathComponent(String($1)) }
     }

@@ -430,6 +430,7 @@ private final class FaultyPlace: SyncPlace, @unchecked Sendable {
     func prepare(create: Bool) throws(SyncError) { try real.prepare(create: create) }
     func list(_ folder: String) throws(SyncError) -> [String] { try real.list(folder) }
     func read(_ name: String) throws(SyncError) -> Data? { try real.read(name) }
+    func remove(_ name: String) throws(SyncError) { try real.remove(name) }
 
     func create(_ name: String, contents: Data) throws(SyncError) {
         if written == failAfter && !afterWriting { throw .unreachable(place: displayName, reason: "cut off") }

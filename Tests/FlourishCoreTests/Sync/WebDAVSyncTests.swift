@@ -102,4 +102,35 @@ final class WebDAVSyncTests: XCTestCase {
         }
         XCTAssertEqual(try laptop.syncNow(), SyncReport(), "nothing to do: one PROPFIND, no file read or written")
     }
+
+    func testOldFilesAreRemovedThroughTheServerAndAFullServerIsSaidInWordsAndLosesNothing() throws {
+        let laptop = try SyncMachine(folder.file("laptop.sqlite")), desktop = try SyncMachine(folder.file("desktop.sqlite"))
+        _ = try laptop.save("First", at: 1_000)
+        let place = try place("/dav/Flourish/")
+        let (sync, _) = try JournalSync.setUp(laptop.store, at: place, passphrase: passphrase, cost: .interactive)
+        sync.snapshotEvery = 2
+        laptop.sync = sync
+        try laptop.syncNow()
+        _ = try laptop.save("Second", at: 2_000)
+        try laptop.syncNow()
+        let id = try XCTUnwrap(try laptop.store.syncState()).machine
+        let stored = { try FileManager.default.contentsOfDirectory(atPath: (self.server.davFolder as NSString).appendingPathComponent("Flourish")).sorted() }
+        XCTAssertEqual(try stored(), ["\(id)-00000002.snapshot", "flourish-sync.json"], "both batches removed with DELETE once the snapshot held them")
+
+        // The server's quota is used up: the sync says so, and nothing is lost here or there.
+        _ = try laptop.save("Written while the server is full", at: 3_000)
+        let fullAddress = server.url("/full/Flourish/")
+        let full = try JournalSync.open(laptop.store, at: try self.place("/full/Flourish/"), key: sync.journalKey)
+        XCTAssertThrowsError(try full.sync()) { error in
+            XCTAssertEqual(error as? SyncError, .full(place: fullAddress))
+            XCTAssertEqual((error as? SyncError)?.errorDescription, "\(fullAddress) is full. Make room there; nothing was lost.")
+        }
+        XCTAssertEqual(try stored(), ["\(id)-00000002.snapshot", "flourish-sync.json"])
+        XCTAssertEqual(try laptop.syncNow().sent, 1, "sent once there is room")
+
+        (desktop.sync, _) = try JournalSync.setUp(desktop.store, at: place, passphrase: passphrase, cost: .interactive)
+        try desktop.syncNow()
+        XCTAssertEqual(try desktop.contents(), try laptop.contents())
+        XCTAssertEqual(try desktop.contents().count, 3)
+    }
 }
