@@ -3,8 +3,9 @@ import Foundation
 import GtkKit
 
 /// Keeps a synced journal in step while the window is open: a sync once the journal has passed
-/// its health check, a few seconds after each change, every few minutes, and on Sync Now. One
-/// at a time, never on the GTK thread; the window hears how it stands (`status`).
+/// its health check, a few seconds after each change, every few minutes, when the network comes
+/// back, and on Sync Now. One at a time, never on the GTK thread; the window hears how it stands
+/// (`status`).
 @MainActor
 final class SyncController {
     enum Status: Equatable {
@@ -48,6 +49,13 @@ final class SyncController {
         placeName = (try? store.syncState())?.place
         status = placeName == nil ? .off : .waiting
         schedulePeriodic()
+        NetworkMonitor.watch { [weak self] available in self?.networkChanged(available) }
+    }
+
+    /// The network came back: what waited for it goes now, not at the next timer.
+    private func networkChanged(_ available: Bool) {
+        guard available, isOn, status != .needsPassphrase, status != .waiting else { return }
+        syncNow()
     }
 
     func observe(_ observer: @escaping @MainActor () -> Void) { observers.append(observer) }
