@@ -17,6 +17,9 @@ enum JournalSchema {
     /// What sync needs: its settings, the changes not sent yet, deletions, and the earlier
     /// versions a conflict kept. Nothing in the tables before it changes.
     static let syncMigration = "v6: sync"
+    /// When an entry came back by Undo and when a tag's name was made, kept after they are sent,
+    /// so that a deletion or a rename made earlier elsewhere and heard of later loses to them.
+    static let syncStampsMigration = "v7: sync stamps"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -45,6 +48,7 @@ enum JournalSchema {
             try db.execute(sql: "CREATE INDEX entry_by_created_at_and_mood ON entry (created_at, mood)")
         }
         migrator.registerMigration(syncMigration, migrate: addSync)
+        migrator.registerMigration(syncStampsMigration, migrate: addSyncStamps)
         return migrator
     }
 
@@ -236,6 +240,42 @@ enum JournalSchema {
             END;
             CREATE TRIGGER sync_tag_gone AFTER DELETE ON tag WHEN \(on) BEGIN
               INSERT OR REPLACE INTO sync_tag_gone (key, gone_at, renamed_to) VALUES (old.key, \(now), NULL);
+            END;
+            """)
+    }
+
+    /// - `sync_revival`: when a deleted entry was put back (Undo), here or on another machine.
+    ///   A deletion stamped before it, from a machine that deleted the entry too, no longer
+    ///   deletes it once the Undo has been sent.
+    /// - `sync_tag_made`: when a tag's name was made (created, or renamed to), here or elsewhere.
+    ///   A rename or deletion of that name stamped before it was meant for an older tag of the
+    ///   same name, and leaves this one alone. Tags made before v7 have none: older than any.
+    /// The two triggers that write them replace v6's, which stay as they were in v6's migration.
+    private static func addSyncStamps(_ db: Database) throws {
+        let on = "EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal') AND NOT EXISTS (SELECT 1 FROM sync_state WHERE key = 'applying')"
+        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+        try db.execute(sql: """
+            CREATE TABLE sync_revival (uuid TEXT PRIMARY KEY NOT NULL, revived_at TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE sync_tag_made (key TEXT PRIMARY KEY NOT NULL, made_at TEXT NOT NULL) WITHOUT ROWID;
+
+            DROP TRIGGER sync_entry_inserted;
+            CREATE TRIGGER sync_entry_inserted AFTER INSERT ON entry WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail)
+                VALUES (CASE WHEN EXISTS (SELECT 1 FROM sync_tombstone WHERE uuid = new.uuid) THEN 'revived' ELSE 'entry' END,
+                        new.uuid, \(now));
+              INSERT OR REPLACE INTO sync_revival (uuid, revived_at)
+                SELECT new.uuid, \(now) WHERE EXISTS (SELECT 1 FROM sync_tombstone WHERE uuid = new.uuid);
+              DELETE FROM sync_tombstone WHERE uuid = new.uuid;
+            END;
+            DROP TRIGGER sync_tag_inserted;
+            CREATE TRIGGER sync_tag_inserted AFTER INSERT ON tag WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name, detail) VALUES ('tag', new.name, NULL);
+              DELETE FROM sync_tag_gone WHERE key = new.key;
+              INSERT OR REPLACE INTO sync_tag_made (key, made_at) VALUES (new.key, \(now));
+            END;
+            CREATE TRIGGER sync_tag_name_made AFTER UPDATE OF key ON tag WHEN \(on) AND old.key != new.key BEGIN
+              DELETE FROM sync_tag_gone WHERE key = new.key;
+              INSERT OR REPLACE INTO sync_tag_made (key, made_at) VALUES (new.key, \(now));
             END;
             """)
     }

@@ -36,7 +36,7 @@ extension JournalStore {
     /// Turns sync on: everything in the journal is queued to be sent once, as this new machine's.
     func startSync(journal: String, place: String) throws(JournalError) {
         try writing { db in
-            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_tag_gone; DELETE FROM sync_applied")
+            try Self.forgetSync(db)
             try Self.setState(["journal": journal, "place": place], db)
             try Self.becomeNewMachine(file: fileIdentity(), db)
         }
@@ -46,7 +46,7 @@ extension JournalStore {
     /// forgotten. The entries, and the earlier versions conflicts kept, stay.
     public func stopSync() throws(JournalError) {
         try writing { db in
-            try db.execute(sql: "DELETE FROM sync_state; DELETE FROM sync_change; DELETE FROM sync_tombstone; DELETE FROM sync_tag_gone; DELETE FROM sync_applied")
+            try Self.forgetSync(db)
         }
     }
 
@@ -60,6 +60,13 @@ extension JournalStore {
             guard state.file != file else { return state }
             try Self.becomeNewMachine(file: file, db)
             return try Self.syncState(db)
+        }
+    }
+
+    /// Empties every table of sync's but the earlier versions kept, which are the journal's.
+    private static func forgetSync(_ db: Database) throws {
+        for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "sync_revival", "sync_tag_made"] {
+            try db.execute(sql: "DELETE FROM \(table)")
         }
     }
 

@@ -71,20 +71,28 @@ private struct SyncApplier {
             if let gone = try gone(name), stamp(gone.at) >= stamp(at) { return }
             // Made again after its name went: the name is a tag again.
             try db.execute(sql: "DELETE FROM sync_tag_gone WHERE key = ?", arguments: [TagName.key(name)])
-            _ = try tagID(named: name)
+            // A tag here already keeps its own time: the other machine may only hold a copy
+            // (a machine that joins sends every tag it has).
+            if try !exists(name) {
+                _ = try tagID(named: name)
+                try recordMade(name, at: at)
+            }
         case .rename:
             let (old, new, at) = (try name(change.name), try name(change.to), try time(change.at))
-            if try alreadyGone(old, at: at) { return }
+            if try alreadyGone(old, at: at) || madeSince(old, at: at) { return }
+            let isNew = try !exists(new)
             try rename(old, to: new)
+            if isNew { try recordMade(new, at: at) }
             if TagName.key(old) != TagName.key(new) { try markGone(old, at: at, renamedTo: new) }
         case .deleteTag:
             let (name, at) = (try name(change.name), try time(change.at))
-            if try alreadyGone(name, at: at) { return }
+            if try alreadyGone(name, at: at) || madeSince(name, at: at) { return }
             try db.execute(sql: "DELETE FROM tag WHERE key = ?", arguments: [TagName.key(name)])
             receipt.received += db.changesCount
             try markGone(name, at: at, renamedTo: nil)
         case .mergeTag:
             let (source, target, at) = (try name(change.name), try name(change.to), try time(change.at))
+            if try madeSince(source, at: at) { return }
             try merge(source, into: target)
             try markGone(source, at: at, renamedTo: target)
         }
@@ -94,6 +102,13 @@ private struct SyncApplier {
 
     private mutating func applyEntry(_ remote: SyncChange) throws {
         let uuid = try valid(remote)
+        if let revivedAt = remote.revivedAt {
+            // Kept, so that a deletion stamped before it and heard of later leaves the entry.
+            try db.execute(sql: """
+                INSERT INTO sync_revival (uuid, revived_at) VALUES (?, ?)
+                ON CONFLICT (uuid) DO UPDATE SET revived_at = max(revived_at, excluded.revived_at)
+                """, arguments: [uuid, try time(revivedAt)])
+        }
         guard let found = try localEntry(uuid) else {
             if let deletedAt = try tombstone(uuid), stamp(deletedAt) >= max(stamp(remote), remote.revivedAt.map(stamp) ?? 0) {
                 // Deleted here after this version was made: an edit it carries is still kept.
@@ -134,8 +149,9 @@ private struct SyncApplier {
         if let found = try localEntry(uuid) {
             guard let change = found.change else { return }
             let local = (id: found.id, change: change)
-            // Edited after it was deleted elsewhere: the edit stands (and travels).
-            guard stamp(local.change) <= stamp(deletedAt) else { return }
+            // Edited, or put back by an Undo, after it was deleted elsewhere: it stands (and travels).
+            let revivedAt = try String.fetchOne(db, sql: "SELECT revived_at FROM sync_revival WHERE uuid = ?", arguments: [uuid])
+            guard max(stamp(local.change), revivedAt.map(stamp) ?? 0) <= stamp(deletedAt) else { return }
             if try isPending(uuid) {
                 if try keep(local.change, send: true) { receipt.conflicts += 1 }
                 try dropPending(uuid)
@@ -284,6 +300,25 @@ private struct SyncApplier {
     private func alreadyGone(_ name: String, at: String) throws -> Bool {
         guard fromSnapshot, let gone = try gone(name) else { return false }
         return stamp(gone.at) >= stamp(at)
+    }
+
+    /// Whether the tag of this name here was made after `at`: a rename, merge or deletion from
+    /// then was meant for an older tag of the same name, gone since, and leaves this one.
+    private func madeSince(_ name: String, at: String) throws -> Bool {
+        guard let made = try String.fetchOne(db, sql: "SELECT made_at FROM sync_tag_made WHERE key = ?", arguments: [TagName.key(name)])
+        else { return false }
+        return stamp(made) > stamp(at)
+    }
+
+    private func exists(_ name: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM tag WHERE key = ?", arguments: [TagName.key(name)]) ?? false
+    }
+
+    private func recordMade(_ name: String, at: String) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_tag_made (key, made_at) VALUES (?, ?)
+            ON CONFLICT (key) DO UPDATE SET made_at = max(made_at, excluded.made_at)
+            """, arguments: [TagName.key(name), at])
     }
 
     private func markGone(_ name: String, at: String, renamedTo: String?) throws {

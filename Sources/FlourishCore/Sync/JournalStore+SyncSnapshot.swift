@@ -5,7 +5,8 @@ import GRDB
 /// and a snapshot applied like a batch, whole or not at all.
 extension JournalStore {
     /// Stands for "no later than anything" where a snapshot must give a time it does not know:
-    /// when a tag was made. A name deleted or renamed on this machine stays gone.
+    /// when a tag made before sync kept such times was made. A name deleted or renamed on the
+    /// machine applying the snapshot stays gone.
     static let longAgo = "1970-01-01 00:00:00.000"
 
     /// The journal as a snapshot's changes, and the batches it holds: one read, so both agree.
@@ -20,10 +21,20 @@ extension JournalStore {
                 let renamedTo: String? = row["renamed_to"]
                 changes.append(.tag(renamedTo == nil ? .deleteTag : .rename, row["key"], to: renamedTo, at: row["gone_at"]))
             }
-            changes += tags.map { .tag(.tag, $0["name"], at: Self.longAgo) }
+            let made = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, made_at FROM sync_tag_made").map {
+                ($0["key"] as String, $0["made_at"] as String)
+            })
+            changes += tags.map { .tag(.tag, $0["name"], at: made[$0["key"]] ?? Self.longAgo) }
             let uuids = try String.fetchAll(db, sql: "SELECT uuid FROM entry ORDER BY id")
             let entries = try Self.syncEntries(uuids: uuids, db)
-            changes += uuids.compactMap { entries[$0] }
+            let revivals = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT uuid, revived_at FROM sync_revival").map {
+                ($0["uuid"] as String, $0["revived_at"] as String)
+            })
+            changes += uuids.compactMap { uuid in
+                var entry = entries[uuid]
+                entry?.revivedAt = revivals[uuid]
+                return entry
+            }
             for row in try Row.fetchAll(db, sql: "SELECT uuid, deleted_at FROM sync_tombstone ORDER BY uuid") {
                 var deleted = SyncChange(kind: .deleted)
                 (deleted.uuid, deleted.deletedAt) = (row["uuid"], row["deleted_at"])

@@ -59,7 +59,7 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync"])
+                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -120,7 +120,7 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync"])
+                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -138,7 +138,8 @@ final class MigrationTests: XCTestCase {
             var tables: [String: [[String]]] = [:]
             let sync = try db.tableExists("sync_state")
                 ? ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] : []
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync {
+            let stamps = try db.tableExists("sync_revival") ? ["sync_revival", "sync_tag_made"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -165,6 +166,7 @@ final class MigrationTests: XCTestCase {
         dropEmptySyncTables(&after)
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v4: faster search index'"])
@@ -208,6 +210,7 @@ final class MigrationTests: XCTestCase {
         dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
         XCTAssertEqual(after, before, "no row of a v4 journal changes by upgrading it")
@@ -229,19 +232,21 @@ final class MigrationTests: XCTestCase {
         }
     }
 
-    /// Takes out the tables v6 added to an older journal, each of them empty.
+    /// Takes out the tables v6 and v7 added to an older journal, each of them empty.
     private func dropEmptySyncTables(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
-        for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] {
+        for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version",
+                      "sync_revival", "sync_tag_made"] {
             XCTAssertEqual(tables.removeValue(forKey: table), [], table, file: file, line: line)
         }
     }
 
-    /// v6 adds sync's tables, empty, and triggers that write nothing until sync is set up.
+    /// v6 and v7 add sync's tables, empty, and triggers that write nothing until sync is set up.
     private func assertSyncTablesAreEmptyAndItsTriggersQuiet(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         try queue.read { db in
-            for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] {
+            for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version",
+                          "sync_revival", "sync_tag_made"] {
                 XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)"), 0, table, file: file, line: line)
             }
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok", file: file, line: line)
@@ -267,6 +272,7 @@ final class MigrationTests: XCTestCase {
         dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after, before, "no row of a v5 journal changes by upgrading it")
         try assertSyncTablesAreEmptyAndItsTriggersQuiet(path)
@@ -290,11 +296,33 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(written.location, Location(latitude: 48.8566, longitude: 2.3522, accuracy: 35))
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v6 journal changes by opening it")
+        var after = try everyTable(path)
+        XCTAssertEqual(after.removeValue(forKey: "sync_revival"), [])
+        XCTAssertEqual(after.removeValue(forKey: "sync_tag_made"), [])
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
+        XCTAssertEqual(after, before, "no row of a v6 journal changes by upgrading it")
 
         let reopened = try JournalStore(path: path)
         _ = try reopened.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         reopened.close()
         XCTAssertEqual(try everyTable(path)["sync_change"]?.count, 1, "the new entry is noted to be sent")
+    }
+
+    /// A v7 journal (made by `flourish --import`, `--sync-setup` and `--sync`, with one entry
+    /// deleted by another program and imported again): it opens with every row as it was, the
+    /// Undo's and the tag's stamps included.
+    func testAV7SyncedJournalOpensWithEveryRowAsItWas() throws {
+        let path = try copy("journal-v7.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v7: sync stamps'"])
+        XCTAssertEqual(before["sync_revival"]?.map(\.first), ["text:'8c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d53'"])
+        XCTAssertEqual(before["sync_tag_made"]?.map(\.first), ["text:'kitchen'"])
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try store.syncState()?.place, "/tmp/fx7/place")
+        let entries = try store.entries(ids: try store.entryIDs())
+        XCTAssertEqual(Set(entries.map(\.title)), ["Written by v7", "مرحبا 🌱", "Deleted, then back"])
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v7 journal changes by opening it")
     }
 }
