@@ -11,10 +11,14 @@ bench's own. Each figure is a whole command, as a person or a script runs it:
   one edit, got     the other machine's --sync that receives it
   plain copy        the floor: the same bytes, in the same number of files, copied to the same
                     place without Flourish (cp for the folder, PUT for the server)
+  months later      after --history more edits, each synced on its own (a batch each), a third
+                    machine's --sync-setup, and the files then at the place: each machine
+                    compacts its batches into a snapshot every 100, so the joining machine
+                    reads a snapshot and the batches since, not every batch ever written
 
 Prints a table and writes the figures as JSON. Figures only: nothing passes or fails.
 
-    bench-sync.py --bin DIR --work DIR [--entries 3650] [--runs 5] [--json PATH]
+    bench-sync.py --bin DIR --work DIR [--entries 3650] [--runs 5] [--history 120] [--json PATH]
 """
 import argparse
 import http.client
@@ -56,6 +60,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--entries", type=int, default=3650)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--history", type=int, default=120)
     parser.add_argument("--json", default="bench-sync-results.json")
     args = parser.parse_args()
     binary, helper = os.path.join(args.bin, "flourish"), os.path.join(args.bin, "flourish-bench")
@@ -114,12 +119,20 @@ def main():
                 sent.append(timed([binary, "--database", first, "--sync"], environment)[0])
                 got.append(timed([binary, "--database", second, "--sync"], environment)[0])
             floor = [plain_copy(files, target if served is None else ready[1], work) for _ in range(args.runs)]
+            for _ in range(args.history):
+                subprocess.run([helper, "edit", first], check=True)
+                timed([binary, "--database", first, "--sync"], environment)
+            third = os.path.join(work, f"{name}-third.sqlite")
+            later, _ = timed([binary, "--database", third, "--sync-setup", target], environment, secrets)
+            names = os.listdir(folder)
             results["places"][name] = {
                 "first_up_ms": up, "first_down_ms": down, "first_down_said": said,
                 "files": len(files), "bytes": place_bytes(files),
                 "nothing_to_do_ms": spread(idle), "nothing_to_do_requests": max(requests) if served else None,
                 "one_edit_sent_ms": spread(sent), "one_edit_received_ms": spread(got),
                 "plain_copy_ms": spread(floor),
+                "history_syncs": args.history, "later_join_ms": later,
+                "later_files": len(names), "later_snapshots": sum(1 for n in names if n.endswith(".snapshot")),
             }
         with open(args.json, "w") as file:
             json.dump(results, file, indent=2, sort_keys=True)
@@ -170,6 +183,9 @@ def print_table(results):
         ("  its requests", lambda p: "—" if p["nothing_to_do_requests"] is None else str(p["nothing_to_do_requests"])),
         ("one edited entry, sent", lambda p: fmt(p["one_edit_sent_ms"])),
         ("one edited entry, received", lambda p: fmt(p["one_edit_received_ms"])),
+        ("after N more syncs, N =", lambda p: str(p["history_syncs"])),
+        ("  a third machine joins", lambda p: f"{p['later_join_ms']:.0f} ms"),
+        ("  files at the place (snapshots)", lambda p: f"{p['later_files']} ({p['later_snapshots']})"),
     ]
     for label, value in rows:
         print(f"{label:34}" + "".join(f"{value(place):>26}" for place in results["places"].values()))

@@ -140,6 +140,29 @@ final class SyncSnapshotTests: XCTestCase {
         XCTAssertEqual(try laptop.versions(), try desktop.versions(), "kept on both")
     }
 
+    func testASyncStoppedWhileItCompactsIsCompletedByTheNextWithNothingLostOrDoubled() throws {
+        let laptop = try machine("laptop"), tablet = try machine("tablet")
+        try setUp(laptop, expecting: .started, every: 2)
+        try writeAndSync(laptop, "Day 1", at: 86_400)
+        let id = try machineID(laptop)
+        // Cut off before the snapshot is written, then just after it (before the batches it
+        // holds are removed): the next sync writes or finds it, and removes them.
+        for (day, afterWriting) in [(2, false), (4, true)] {
+            if afterWriting { try writeAndSync(laptop, "Day \(day - 1)", at: Double(day - 1) * 86_400) }
+            _ = try laptop.save("Day \(day)", at: Double(day) * 86_400)
+            let faulty = FaultyPlace(place, failAfter: afterWriting ? 2 : 1, afterWriting: afterWriting)
+            let sync = try JournalSync.open(laptop.store, at: faulty, passphrase: passphrase)
+            sync.snapshotEvery = 2
+            XCTAssertThrowsError(try sync.sync())
+            try laptop.syncNow()
+        }
+        XCTAssertEqual(try placeNames(), ["\(id)-00000004.snapshot", "flourish-sync.json"])
+        try setUp(tablet, expecting: .joined)
+        try tablet.syncNow()
+        XCTAssertEqual(try tablet.contents(), try laptop.contents())
+        XCTAssertEqual(try tablet.store.count(), 4, "nothing doubled")
+    }
+
     func testATamperedSnapshotIsRefusedByNameAndNothingOfItIsApplied() throws {
         let laptop = try machine("laptop"), tablet = try machine("tablet")
         try setUp(laptop, expecting: .started)

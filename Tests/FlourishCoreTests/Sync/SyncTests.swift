@@ -411,31 +411,3 @@ final class SyncTests: XCTestCase {
         }
     }
 }
-
-/// A place that fails once it has written `failAfter` files: before the next file is written,
-/// or (with `afterWriting`) just after it, as a sync killed at either moment would.
-private final class FaultyPlace: SyncPlace, @unchecked Sendable {
-    let real: FolderPlace
-    let failAfter: Int
-    let afterWriting: Bool
-    private var written = 0
-
-    init(_ real: FolderPlace, failAfter: Int, afterWriting: Bool) {
-        self.real = real
-        self.failAfter = failAfter
-        self.afterWriting = afterWriting
-    }
-
-    var displayName: String { real.displayName }
-    func prepare(create: Bool) throws(SyncError) { try real.prepare(create: create) }
-    func list(_ folder: String) throws(SyncError) -> [String] { try real.list(folder) }
-    func read(_ name: String) throws(SyncError) -> Data? { try real.read(name) }
-    func remove(_ name: String) throws(SyncError) { try real.remove(name) }
-
-    func create(_ name: String, contents: Data) throws(SyncError) {
-        if written == failAfter && !afterWriting { throw .unreachable(place: displayName, reason: "cut off") }
-        try real.create(name, contents: contents)
-        written += 1
-        if written == failAfter && afterWriting { throw .unreachable(place: displayName, reason: "cut off") }
-    }
-}
