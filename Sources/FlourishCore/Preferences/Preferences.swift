@@ -14,6 +14,16 @@ public final class Preferences: @unchecked Sendable {
 
     public init(path: String) {
         self.path = path
+        values = Self.read(path)
+    }
+
+    /// Reads the file again: another process (`flourish --remind`) may have changed it.
+    public func reload() {
+        let values = Self.read(path)
+        lock.withLock { self.values = values }
+    }
+
+    private static func read(_ path: String) -> [String: String] {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         var values: [String: String] = [:]
         for line in text.split(separator: "\n") {
@@ -21,7 +31,7 @@ public final class Preferences: @unchecked Sendable {
             values[String(line[..<equals]).trimmingCharacters(in: .whitespaces)] =
                 String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
         }
-        self.values = values
+        return values
     }
 
     /// Whether entries get the current location attached. Off until the person turns it on.
@@ -42,6 +52,32 @@ public final class Preferences: @unchecked Sendable {
         set {
             guard let newValue else { return }
             set(["window-width": String(newValue.width), "window-height": String(newValue.height)])
+        }
+    }
+
+    /// Whether the daily reminder is on. Off until the person turns it on.
+    public var reminderOn: Bool {
+        get { lock.withLock { values["reminder"] == "true" } }
+        set { set("reminder", newValue ? "true" : "false") }
+    }
+
+    /// The daily reminder's time: 20:00 until another is chosen.
+    public var reminderTime: ReminderTime {
+        get { lock.withLock { values["reminder-time"].flatMap(ReminderTime.init) ?? .standard } }
+        set { set("reminder-time", newValue.description) }
+    }
+
+    /// What the reminder's rules remember: the day it last came, and a Later still to come.
+    public var reminderMemory: ReminderRules.Memory {
+        get {
+            lock.withLock {
+                ReminderRules.Memory(remindedDay: values["reminded-day"].flatMap { $0.isEmpty ? nil : $0 },
+                                     laterAt: values["reminder-later"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+        set {
+            set(["reminded-day": newValue.remindedDay ?? "",
+                 "reminder-later": newValue.laterAt.map { String($0.timeIntervalSince1970) } ?? ""])
         }
     }
 

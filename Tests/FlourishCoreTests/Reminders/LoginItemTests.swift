@@ -1,0 +1,34 @@
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import XCTest
+
+/// The login item in a real autostart folder: written whole, removed, and the Exec line quoted.
+final class LoginItemTests: XCTestCase {
+    private let folder = TemporaryFolder()
+
+    func testTheLoginItemIsWrittenInTheAutostartFolderAndRemoved() throws {
+        let item = LoginItem(applicationID: "org.flourishjournal.Flourish", environment: ["XDG_CONFIG_HOME": folder.file("config")])
+        XCTAssertEqual(item.path, folder.file("config/autostart/org.flourishjournal.Flourish.desktop"))
+        XCTAssertFalse(item.isInstalled)
+        try item.install(command: "flourish", name: "Flourish", comment: "Reminds you to write")
+        let text = try String(contentsOfFile: item.path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("[Desktop Entry]\n"))
+        XCTAssertTrue(text.contains("\nExec=flourish --gapplication-service\n"))
+        XCTAssertTrue(text.contains("\nIcon=org.flourishjournal.Flourish\n"))
+        try item.install(command: "/opt/My Apps/flourish", name: "Flourish", comment: "Reminds you to write")
+        XCTAssertTrue(try String(contentsOfFile: item.path, encoding: .utf8).contains("\nExec=\"/opt/My Apps/flourish\" --gapplication-service\n"))
+        try item.remove()
+        XCTAssertFalse(item.isInstalled)
+        XCTAssertNoThrow(try item.remove(), "removing what is gone is no error")
+    }
+
+    func testTheCommandIsFlourishWhenThePathFindsThisBinaryAndItsFullPathOtherwise() throws {
+        let bin = folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let binary = (bin as NSString).appendingPathComponent("flourish")
+        FileManager.default.createFile(atPath: binary, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        XCTAssertEqual(LoginItem.command(executable: binary, environment: ["PATH": "/usr/bin:\(bin)"]), "flourish")
+        XCTAssertEqual(LoginItem.command(executable: binary, environment: ["PATH": "/usr/bin"]), binary)
+    }
+}
