@@ -11,23 +11,36 @@ public final class Application {
         raw = gtk_application_new(id, flags)
     }
 
-    private var gapp: UnsafeMutablePointer<GApplication> { typed(raw) }
+    var gapp: UnsafeMutablePointer<GApplication> { typed(raw) }
 
     public func onActivate(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(UnsafeMutableRawPointer(raw), "activate", action)
     }
 
-    /// Runs the main loop until the last window closes. Command-line arguments are Flourish's own
-    /// business (parsed before this), so GTK sees only the program name.
-    public func run(programName: String) -> Int32 {
+    /// Once, in the process that owns the id (not in one that hands its launch to it), before
+    /// any activation: the place for what the running application does with or without a window.
+    public func onStartup(_ action: @escaping @MainActor () -> Void) {
+        Signal.connect(UnsafeMutableRawPointer(raw), "startup", action)
+    }
+
+    /// Runs the main loop until the last window closes and nothing holds the application.
+    /// Command-line arguments are Flourish's own business (parsed before this), so GApplication
+    /// sees only the program name, and `--gapplication-service` when it is to start as a
+    /// background service (no window until it is activated).
+    public func run(programName: String, asService: Bool = false) -> Int32 {
         MainLoop.integrateDispatch()
         Toolkit.skipGLUnderCairo()
-        var name = strdup(programName)
-        defer { free(name) }
-        return withUnsafeMutablePointer(to: &name) { argv in
-            g_application_run(gapp, 1, argv)
+        let arguments = [programName] + (asService ? ["--gapplication-service"] : [])
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        return argv.withUnsafeMutableBufferPointer { buffer in
+            g_application_run(gapp, Int32(arguments.count), buffer.baseAddress)
         }
     }
+
+    /// Whether this process is the one running the application (false when a launch of it was
+    /// handed to an instance already running).
+    public var isPrimary: Bool { g_application_get_is_remote(gapp) == 0 }
 
     /// Registers without running the loop, so windows can be made (in-process tests pump the loop
     /// themselves). Returns whether it worked.

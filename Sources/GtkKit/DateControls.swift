@@ -45,4 +45,15 @@ public final class SpinButton: Widget {
     public func onValueChanged(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "value-changed", action)
     }
+
+    /// The number as shown.
+    public var text: String { String(cString: gtk_editable_get_text(spin)) }
+
+    /// Shows the number with two digits ("05"), as a minute is written.
+    public func showsLeadingZeros() {
+        Signal.connectReturning(pointer, "output") { [unowned self] in
+            gtk_editable_set_text(spin, String(format: "%02d", value))
+            return true
+        }
+    }
 }

@@ -32,6 +32,15 @@ enum Variant {
         return g_variant_get_string(child, nil).map { String(cString: $0) }
     }
 
+    /// The boolean at `index` of a tuple.
+    static func bool(at index: Int, of tuple: OpaquePointer) -> Bool? {
+        guard g_variant_n_children(tuple) > gsize(index), let child = g_variant_get_child_value(tuple, gsize(index)) else { return nil }
+        defer { g_variant_unref(child) }
+        // "b": a boolean (GLib's type macros are not importable).
+        guard String(cString: g_variant_get_type_string(child)) == "b" else { return nil }
+        return g_variant_get_boolean(child) != 0
+    }
+
     /// A double from an a{sv} dictionary.
     static func double(_ dictionary: OpaquePointer, _ key: String) -> Double? {
         guard let value = g_variant_lookup_value(dictionary, key, nil) else { return nil }

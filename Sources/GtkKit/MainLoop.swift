@@ -51,4 +51,24 @@ public enum MainLoop {
             Unmanaged<AnyObject>.fromOpaque(data).release()
         })
     }
+
+    /// Calls `action` once after about `seconds` (GLib groups such timers so the machine wakes
+    /// less); `cancel` with the returned id stops it first.
+    @discardableResult
+    public static func after(seconds: UInt32, _ action: @escaping @MainActor () -> Void) -> UInt32 {
+        let box = Unmanaged.passRetained(SignalBox(action) as AnyObject).toOpaque()
+        return g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, seconds, { data in
+            let run = (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<@MainActor () -> Void>).handler
+            MainActor.assumeIsolated { run() }
+            return 0 // G_SOURCE_REMOVE
+        }, box, { data in
+            guard let data else { return }
+            Unmanaged<AnyObject>.fromOpaque(data).release()
+        })
+    }
+
+    /// Stops a timer of `after(seconds:)` that has not run yet.
+    public static func cancel(_ timer: UInt32) {
+        if timer != 0 { g_source_remove(timer) }
+    }
 }

@@ -98,6 +98,13 @@ private let tooltipTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, 
     }
 }
 
+/// `void (*)(GFileMonitor *m, GFile *file, GFile *other, GFileMonitorEvent event, gpointer data)`.
+private let fileChangedTrampoline: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent,
+                                                   UnsafeMutableRawPointer?) -> Void = { _, _, _, _, data in
+    let run: VoidHandler = handler(data)
+    MainActor.assumeIsolated { run() }
+}
+
 // MARK: - Connecting
 
 enum Signal {
@@ -139,6 +146,11 @@ enum Signal {
     @discardableResult
     static func connectTooltip(_ instance: UnsafeMutableRawPointer, _ run: @escaping TooltipHandler) -> UInt {
         GtkKit.connect(instance, "query-tooltip", run, trampoline: unsafeBitCast(tooltipTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectFileChanged(_ instance: UnsafeMutableRawPointer, _ run: @escaping VoidHandler) -> UInt {
+        GtkKit.connect(instance, "changed", run, trampoline: unsafeBitCast(fileChangedTrampoline, to: GCallback.self))
     }
 
     @discardableResult

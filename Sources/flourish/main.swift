@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or a Flourish JSON export at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or a Flourish JSON export at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -26,6 +26,8 @@ var restoreFrom: String?
 var exportTo: (format: ExportFormat, path: String)?
 var importFrom: String?
 var syncCommand: (setup: String?, off: Bool)?
+var remind: ReminderTime??
+var asService = false
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -62,6 +64,18 @@ while let argument = arguments.popFirst() {
         syncCommand = (nil, false)
     case "--sync-off":
         syncCommand = (nil, true)
+    case "--remind":
+        guard let value = arguments.popFirst(), !value.isEmpty else { fail(tr("--remind needs a time as HH:MM (24 hours), or off")) }
+        if value == "off" {
+            remind = .some(nil)
+        } else if let time = ReminderTime(value) {
+            remind = .some(time)
+        } else {
+            fail(String(format: tr("--remind needs a time as HH:MM (24 hours), such as 20:00, or off; “%@” is neither"), value))
+        }
+    case "--gapplication-service":
+        // How the login item and D-Bus activation start Flourish: in the background, no window.
+        asService = true
     case "--database":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--database needs a file path")) }
         databasePath = path
@@ -81,6 +95,23 @@ func failed(_ error: JournalError) -> Never {
 }
 
 let journalPath = databasePath ?? JournalPaths.defaultJournal()
+if let remind {
+    let preferences = Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName))
+    let loginItem = LoginItem(applicationID: BuildProfile.applicationID)
+    do {
+        if let time = remind {
+            try ReminderSwitch.turnOn(at: time, preferences: preferences, loginItem: loginItem)
+        } else {
+            try ReminderSwitch.turnOff(preferences: preferences, loginItem: loginItem)
+        }
+        print(ReminderSwitch.summary(preferences))
+        exit(0)
+    } catch {
+        print(ReminderSwitch.summary(preferences))
+        FileHandle.standardError.write(Data("flourish: \(String(format: tr("the login item at %@ could not be changed: %@"), loginItem.path, error.localizedDescription))\n".utf8))
+        exit(1)
+    }
+}
 if checkOnly {
     let verdict = JournalRescue.check(path: journalPath)
     print(verdict.lines.joined(separator: "\n"))
@@ -164,7 +195,7 @@ if let importFrom {
 }
 
 let status = MainActor.assumeIsolated {
-    let app = FlourishApplication(journalPath: journalPath)
+    let app = FlourishApplication(journalPath: journalPath, asService: asService)
     return app.run()
 }
 exit(status)

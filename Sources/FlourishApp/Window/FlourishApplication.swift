@@ -9,26 +9,49 @@ public final class FlourishApplication {
 
     private let application: Application
     private let journalPath: String
+    private let asService: Bool
     private var model: JournalModel?
     private var store: JournalStore?
     private(set) var mainWindow: MainWindow?
+    private let preferences = Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName))
+    /// The daily reminder, for the journal people use (see `ReminderService`).
+    private(set) var reminders: ReminderService?
+    /// Write entry was chosen while the journal was still opening: the form shows once it is.
+    private var writeWhenOpen = false
 
-    /// - Parameter journalPath: the journal file. One instance runs per journal file: a second
-    ///   launch on it raises the running window (see `JournalIdentity`).
-    public init(journalPath: String) {
+    /// - Parameters:
+    ///   - journalPath: the journal file. One instance runs per journal file: a second launch on
+    ///     it raises the running window (see `JournalIdentity`).
+    ///   - asService: started by the login item (`--gapplication-service`): no window until
+    ///     activated, and it keeps running for the daily reminder.
+    public init(journalPath: String, asService: Bool = false) {
         Trace.begin()
         self.journalPath = journalPath
+        self.asService = asService
         let id = JournalIdentity.applicationID(base: Self.applicationID, journal: journalPath,
                                                defaultJournal: JournalPaths.defaultJournal())
         application = Application(id: id, unique: true)
         application.onActivate { [unowned self] in activate() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [unowned self] in quit() }
+        // Only the journal people use has reminders: the login item opens that one.
+        if id == Self.applicationID {
+            let reminders = ReminderService(application: application, preferences: preferences, journalPath: journalPath,
+                                            applicationID: Self.applicationID)
+            self.reminders = reminders
+            application.onStartup { reminders.start() }
+            application.addAction(ReminderService.writeAction) { [unowned self] in
+                reminders.answered()
+                writeEntry()
+            }
+            application.addAction(ReminderService.laterAction) { reminders.later() }
+        }
     }
 
-    /// Runs until the last window closes; returns the exit status. Every save started before the
-    /// window closed has reached the disk when this returns.
+    /// Runs until the last window closes (and, with reminders on, for as long as the session
+    /// lasts); returns the exit status. Every save started before the window closed has reached
+    /// the disk when this returns.
     public func run() -> Int32 {
-        let status = application.run(programName: "flourish")
+        let status = application.run(programName: "flourish", asService: asService)
         model?.finishPendingWork()
         model?.finishSyncWork()
         store?.close()
@@ -93,6 +116,29 @@ public final class FlourishApplication {
         return window
     }
 
+    /// Write entry (the reminder): the window, on a New Entry form.
+    private func writeEntry() {
+        if let mainWindow {
+            mainWindow.showNewEntry()
+            mainWindow.present()
+        } else {
+            writeWhenOpen = true
+            activate()
+        }
+    }
+
+    /// The window closed while the application keeps running (reminders are on): the journal is
+    /// closed, and opened again when the window is next asked for.
+    private func windowClosed() {
+        guard let model, let store else { return }
+        model.finishPendingWork()
+        model.finishSyncWork()
+        store.close()
+        self.mainWindow = nil
+        self.model = nil
+        self.store = nil
+    }
+
     private func opened(_ result: Result<JournalStore, JournalError>) {
         isOpening = false
         openingNotice?.destroy()
@@ -108,10 +154,14 @@ public final class FlourishApplication {
             // here: start-up reads as little of a ten-year journal as of an empty one.
             let mainWindow = MainWindow(application: application, model: model, journalPath: journalPath,
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
-                                        preferences: Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName)),
-                                        store: store)
+                                        preferences: preferences, store: store, reminders: reminders)
             self.mainWindow = mainWindow
             mainWindow.onHealthy = { Self.backUp(store) }
+            mainWindow.onClosed = { [weak self] in self?.windowClosed() }
+            if writeWhenOpen {
+                writeWhenOpen = false
+                mainWindow.showNewEntry()
+            }
             mainWindow.present()
         case .failure(let error):
             showUnopenableJournal(error)

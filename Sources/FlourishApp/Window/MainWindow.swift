@@ -26,6 +26,11 @@ final class MainWindow {
     /// Sync, when the window has the journal's store (the app always does).
     let sync: SyncController?
     private(set) var syncWindow: SyncWindow?
+    /// The daily reminder (the app's); nil where the journal is not the one people use.
+    let reminders: ReminderService?
+    private(set) var preferencesWindow: PreferencesWindow?
+    /// Where turning the reminder on puts the login item (tests point it at their own folder).
+    var loginItem = LoginItem(applicationID: BuildProfile.applicationID)
     /// How sync stands, in the header bar while it is on; it opens the Sync window.
     let syncStatus = Button("")
     private let application: Application
@@ -36,6 +41,9 @@ final class MainWindow {
         case insights
     }
 
+    /// Told once the window has closed (the application may keep running for reminders).
+    var onClosed: () -> Void = {}
+
     /// Told once the journal has passed its health check (the day's backup is written then).
     var onHealthy: () -> Void = {}
 
@@ -44,9 +52,10 @@ final class MainWindow {
     static let healthCheckDelay: UInt32 = 1_500
 
     init(application: Application, model: JournalModel, journalPath: String, location: LocationProvider,
-         preferences: Preferences, store: JournalStore? = nil) {
+         preferences: Preferences, store: JournalStore? = nil, reminders: ReminderService? = nil) {
         Theme.install()
         self.preferences = preferences
+        self.reminders = reminders
         self.model = model
         self.application = application
         let window = Window(application: application)
@@ -77,6 +86,7 @@ final class MainWindow {
             (tr("_Export…"), "win.export"),
             (tr("_Import…"), "win.import"),
             (tr("_Sync…"), "win.sync"),
+            (tr("_Preferences"), "win.preferences"),
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
             (tr("_About Flourish"), "win.about"),
         ]))
@@ -128,6 +138,7 @@ final class MainWindow {
         journal.onEntriesChanged = { [unowned self] in
             if insights.view.isMapped { insights.refresh() }
             sync?.journalChanged()
+            reminders?.journalChanged()
         }
         // A day of the year in pixels: its entries, in the journal's search.
         insights.onShowDay = { [unowned self] day in
@@ -139,6 +150,7 @@ final class MainWindow {
         window.addAction("export") { [unowned self] in showExport() }
         window.addAction("import") { [unowned self] in chooseImport() }
         window.addAction("sync") { [unowned self] in showSync() }
+        window.addAction("preferences") { [unowned self] in showPreferences() }
         window.setActionEnabled("sync", sync != nil)
         window.addAction("find") { [unowned self] in
             show(.journal)
@@ -157,6 +169,7 @@ final class MainWindow {
         application.setAccelerators(["<Alt>Left"], for: "win.back")
         application.setAccelerators(["<Control>e"], for: "win.edit-entry")
         application.setAccelerators(["<Control>f"], for: "win.find")
+        application.setAccelerators(["<Control>comma"], for: "win.preferences")
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         journal.onHealthChecked = { [unowned self] in
             Trace.once("journal checked")
@@ -198,11 +211,16 @@ final class MainWindow {
             // They only hide when closed; left, they would keep the application running. A
             // running export stops, leaving no file behind.
             exportWindow?.cancel()
-            for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window] { window?.destroy() }
+            for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window, preferencesWindow?.window] {
+                window?.destroy()
+            }
             tagsWindow = nil
             exportWindow = nil
             importer = nil
             syncWindow = nil
+            preferencesWindow = nil
+            // Once this window is gone, not while GTK is still closing it.
+            MainLoop.after(milliseconds: 0) { [weak self] in self?.onClosed() }
         }
         return keepOpen
     }
@@ -228,6 +246,21 @@ final class MainWindow {
         let export = exportWindow ?? ExportWindow(application: application, parent: window, model: model, alerts: alerts)
         exportWindow = export
         export.present()
+    }
+
+    /// Preferences (main menu, Ctrl+,): made the first time, shown again after.
+    func showPreferences() {
+        let made = preferencesWindow ?? PreferencesWindow(application: application, parent: window, preferences: preferences,
+                                                          reminders: reminders, loginItem: loginItem)
+        preferencesWindow = made
+        made.present()
+    }
+
+    /// New Entry, as the reminder's Write entry asks: the form, with the keyboard in its title.
+    /// Words already typed there stay: nothing unsaved is thrown away.
+    func showNewEntry() {
+        show(.newEntry)
+        form.titleField.grabFocus()
     }
 
     /// The Sync window (main menu, or the header bar's status): made the first time, shown again after.

@@ -1,0 +1,110 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// Preferences (main menu, Ctrl+,): the daily reminder, a switch and its time. Each change
+/// counts at once, as GNOME's preferences do: there is nothing to apply or cancel.
+@MainActor
+final class PreferencesWindow {
+    let window: Window
+    let reminderSwitch = Switch()
+    let hourField = SpinButton(from: 0, to: 23)
+    let minuteField = SpinButton(from: 0, to: 59)
+    /// What went wrong (the login item could not be written), in words.
+    let problem = Label()
+    let closeButton = Button(mnemonic: tr("_Close"))
+
+    private let preferences: Preferences
+    private let reminders: ReminderService?
+    private let loginItem: LoginItem
+    /// While the fields are filled from the preferences, their signals change nothing.
+    private var isFilling = false
+
+    init(application: Application, parent: Window, preferences: Preferences, reminders: ReminderService?, loginItem: LoginItem) {
+        self.preferences = preferences
+        self.reminders = reminders
+        self.loginItem = loginItem
+        let content: Box
+        (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Preferences"), width: 460)
+
+        let heading = Label(tr("Daily reminder"))
+        heading.addClass("heading")
+        heading.alignStart()
+        content.append(heading)
+        let switchRow = Box(.horizontal, spacing: 12)
+        let switchLabel = Label(tr("Remind me to write each day"))
+        switchLabel.alignStart()
+        switchLabel.expand(horizontally: true)
+        switchRow.append(switchLabel)
+        reminderSwitch.setAccessibleLabel(tr("Daily reminder"))
+        reminderSwitch.align(vertical: .center)
+        switchRow.append(reminderSwitch)
+        content.append(switchRow)
+
+        let timeRow = Box(.horizontal, spacing: 6)
+        let timeLabel = Label(tr("At"))
+        timeLabel.alignStart()
+        timeLabel.expand(horizontally: true)
+        timeRow.append(timeLabel)
+        hourField.setAccessibleLabel(tr("Reminder hour"))
+        minuteField.setAccessibleLabel(tr("Reminder minute"))
+        minuteField.showsLeadingZeros()
+        hourField.showsLeadingZeros()
+        timeRow.append(hourField)
+        timeRow.append(Label(":"))
+        timeRow.append(minuteField)
+        content.append(timeRow)
+
+        let hint = Label(tr("A notification at this time if you have not written that day, even when Flourish is closed. Later reminds you again an hour on."))
+        hint.enableWrapping()
+        hint.alignStart()
+        hint.addClass("dim-label")
+        content.append(hint)
+        problem.enableWrapping()
+        problem.alignStart()
+        problem.addClass("error")
+        problem.isVisible = false
+        content.append(problem)
+        TaskWindow.buttons([closeButton], in: content, of: window)
+        closeButton.onClicked { [unowned self] in window.close() }
+
+        fill()
+        reminderSwitch.onToggled { [unowned self] in changed() }
+        hourField.onValueChanged { [unowned self] in changed() }
+        minuteField.onValueChanged { [unowned self] in changed() }
+    }
+
+    func present() {
+        fill()
+        window.present()
+        reminderSwitch.grabFocus()
+    }
+
+    /// The fields as the preferences have them (another process may have changed them).
+    private func fill() {
+        preferences.reload()
+        isFilling = true
+        reminderSwitch.isOn = preferences.reminderOn
+        hourField.value = preferences.reminderTime.hour
+        minuteField.value = preferences.reminderTime.minute
+        isFilling = false
+    }
+
+    private func changed() {
+        guard !isFilling, let time = ReminderTime(hour: hourField.value, minute: minuteField.value) else { return }
+        do {
+            if reminderSwitch.isOn {
+                try ReminderSwitch.turnOn(at: time, preferences: preferences, loginItem: loginItem)
+            } else {
+                preferences.reminderTime = time
+                try ReminderSwitch.turnOff(preferences: preferences, loginItem: loginItem)
+            }
+            problem.isVisible = false
+        } catch {
+            problem.text = String(format: tr("The login item at %@ could not be changed (%@). Reminders come while Flourish runs."),
+                                  loginItem.path, error.localizedDescription)
+            problem.isVisible = true
+        }
+        reminders?.preferencesChanged()
+    }
+}

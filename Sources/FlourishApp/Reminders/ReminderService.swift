@@ -1,0 +1,139 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// The daily reminder, in whichever process holds the application's id: the window's, or the
+/// background service the login item starts. While reminders are on it keeps the application
+/// running with no window, looks at the rules (`ReminderRules`) when a timer is due, when the
+/// computer wakes and when the preferences change (the Preferences window, or `flourish
+/// --remind` in another process), and shows or withdraws the notification.
+@MainActor
+final class ReminderService {
+    static let notificationID = "daily-reminder"
+    /// The notification's actions (`app.…`).
+    static let writeAction = "reminder-write"
+    static let laterAction = "reminder-later"
+    /// The longest a timer waits before the rules are looked at again: a change of time zone
+    /// or of the clock is then caught within the hour, at the cost of one wake-up an hour.
+    static let longestWait: UInt32 = 3_600
+
+    private let application: Application
+    private let preferences: Preferences
+    private let journalPath: String
+    private let applicationID: String
+    var rules = ReminderRules()
+    /// The clock; tests move it.
+    var now: () -> Date = Date.init
+    private var timer: UInt32 = 0
+    private var isHolding = false
+    private var preferencesWatch: FileWatch?
+    private var sleepWatch: SleepWatch?
+    /// Whether a reminder is on screen (sent, and neither withdrawn nor answered).
+    private(set) var isShowing = false
+    /// Counts looks: an answer about the journal from before a newer look is dropped.
+    private var looks = 0
+
+    init(application: Application, preferences: Preferences, journalPath: String, applicationID: String) {
+        self.application = application
+        self.preferences = preferences
+        self.journalPath = journalPath
+        self.applicationID = applicationID
+    }
+
+    /// Starts listening (after the application registered with the session bus).
+    func start() {
+        // The folder must exist for its file to be watched.
+        try? FileManager.default.createDirectory(atPath: (preferences.path as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        preferencesWatch = FileWatch(path: preferences.path) { [weak self] in self?.preferencesChanged() }
+        sleepWatch = SleepWatch { [weak self] in self?.look() }
+        preferencesChanged()
+    }
+
+    /// The preferences may have changed: reminders on or off, another time.
+    func preferencesChanged() {
+        preferences.reload()
+        if preferences.reminderOn {
+            if !isHolding {
+                isHolding = true
+                application.hold()
+            }
+            look()
+        } else {
+            MainLoop.cancel(timer)
+            timer = 0
+            withdraw()
+            if isHolding {
+                isHolding = false
+                application.release()
+            }
+        }
+    }
+
+    /// Something in the journal changed (a save, an import, an entry synced in): a reminder on
+    /// screen goes once today is written.
+    func journalChanged() {
+        guard preferences.reminderOn else { return }
+        look()
+    }
+
+    /// Later (the notification's button): again in an hour.
+    func later() {
+        isShowing = false
+        preferences.reminderMemory = rules.later(now: now(), memory: preferences.reminderMemory)
+        look()
+    }
+
+    /// Write entry (the notification, or its button): the server closed it.
+    func answered() {
+        isShowing = false
+    }
+
+    /// Asks the journal whether today is written (off the GTK thread), then the rules.
+    func look() {
+        guard preferences.reminderOn else { return }
+        looks += 1
+        let (look, path, moment, calendar) = (looks, journalPath, now(), rules.calendar)
+        DispatchQueue.global(qos: .utility).async {
+            let written = JournalDay.hasEntry(journal: path, on: moment, calendar: calendar)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard look == self.looks else { return }
+                    self.decide(at: moment, wroteToday: written)
+                }
+            }
+        }
+    }
+
+    private func decide(at moment: Date, wroteToday: Bool) {
+        guard preferences.reminderOn else { return }
+        let decision = rules.decide(now: moment, time: preferences.reminderTime, memory: preferences.reminderMemory, wroteToday: wroteToday)
+        if decision.memory != preferences.reminderMemory { preferences.reminderMemory = decision.memory }
+        if wroteToday { withdraw() }
+        if decision.remindNow { show() }
+        MainLoop.cancel(timer)
+        timer = 0
+        guard let next = decision.next else { return }
+        let seconds = UInt32(clamping: max(1, Int(next.timeIntervalSince(moment).rounded(.up))))
+        timer = MainLoop.after(seconds: min(seconds, Self.longestWait)) { [weak self] in
+            self?.timer = 0
+            self?.look()
+        }
+    }
+
+    private func show() {
+        application.send(DesktopNotification(
+            title: tr("How are you today?"),
+            body: tr("A minute for your journal: choose a mood, write a line."),
+            iconName: applicationID,
+            buttons: [(tr("Write entry"), Self.writeAction), (tr("Later"), Self.laterAction)],
+            defaultAction: Self.writeAction), id: Self.notificationID)
+        isShowing = true
+    }
+
+    private func withdraw() {
+        guard isShowing else { return }
+        application.withdrawNotification(id: Self.notificationID)
+        isShowing = false
+    }
+}
