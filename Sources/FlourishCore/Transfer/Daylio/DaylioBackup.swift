@@ -61,6 +61,36 @@ enum DaylioBackup {
         var tags: [Tag]?
         var dayEntries: [DayEntry]
         var assets: [Asset]?
+        /// The language the phone's Daylio spoke ("de"), from its preferences, when they say.
+        var language: String?
+
+        private enum Keys: String, CodingKey { case customMoods, tags, dayEntries, assets, prefs }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            customMoods = try container.decodeIfPresent([CustomMood].self, forKey: .customMoods)
+            tags = try container.decodeIfPresent([Tag].self, forKey: .tags)
+            dayEntries = try container.decode([DayEntry].self, forKey: .dayEntries)
+            assets = try container.decodeIfPresent([Asset].self, forKey: .assets)
+            // Preferences vary from version to version; only the language is read, if it is there.
+            let prefs = (try? container.decodeIfPresent([Pref].self, forKey: .prefs)) ?? nil
+            language = prefs?.first { $0.key == "PRESELECTED_LANG" }?.value.map {
+                String($0.lowercased().prefix { $0.isLetter })
+            }
+        }
+    }
+
+    struct Pref: Decodable {
+        var key: String?
+        var value: String?
+
+        private enum Keys: String, CodingKey { case key, value }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            key = try? container.decodeIfPresent(String.self, forKey: .key)
+            value = try? container.decodeIfPresent(String.self, forKey: .value)
+        }
     }
 
     struct CustomMood: Decodable {
@@ -128,12 +158,14 @@ enum DaylioBackup {
             let note = DaylioNote.html(rawNote)
             let uuid = DaylioIdentity.canonical(moment, mood: mood.name, activities: activities, title: title, note: note)
             // The identities a CSV export of the same entry was given: the mood as the CSV
-            // names it (a default one in any language), the note as a CSV reads it.
+            // names it (a default one in the phone's language, or in any when it is not known),
+            // the note as a CSV reads it.
             var aliases: [String] = []
             var seen: Set<String> = [uuid]
-            let names = mood.isDefault ? DaylioMoods.names[mood.step - 1] : [mood.name]
+            let names = mood.isDefault ? DaylioMoods.names(ofStep: mood.step, in: document.language) : [mood.name]
+            let notes = Array(Set([DaylioNote.csv(rawNote), note]))
             for name in names {
-                for text in Set([DaylioNote.csv(rawNote), note]) {
+                for text in notes {
                     let alias = DaylioIdentity.uuid(moment, mood: name, activities: activities, title: title, note: text)
                     if seen.insert(alias).inserted { aliases.append(alias) }
                 }

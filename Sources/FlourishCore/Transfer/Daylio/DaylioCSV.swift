@@ -62,8 +62,11 @@ enum DaylioCSV {
             let moment = DaylioIdentity.Moment(day: day, hour: hour, minute: minute)
             let uuid = DaylioIdentity.uuid(moment, mood: mood, activities: activities, title: title, note: note)
             let canonical = DaylioIdentity.canonical(moment, mood: mood, activities: activities, title: title, note: DaylioNote.html(rawNote))
+            // A CRLF file's line breaks inside a note are the file's, not the person's: the body
+            // has plain ones (the identity keeps the note as the first importer read it).
             records.append(DaylioExport.Record(line: row.line, time: ExportedTime(date), mood: mood, activities: activities, title: title,
-                                               note: note, uuid: uuid, aliases: canonical == uuid ? [] : [canonical]))
+                                               note: note.replacingOccurrences(of: "\r\n", with: "\n"), uuid: uuid,
+                                               aliases: canonical == uuid ? [] : [canonical]))
         }
         return DaylioExport(records: records, moods: DaylioExport.moods(of: records, proposal: DaylioMoods.proposal(for:)),
                             source: .csv(headerMissing: layout.headerMissing))

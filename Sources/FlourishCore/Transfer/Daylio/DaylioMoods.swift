@@ -11,31 +11,55 @@ enum DaylioMoods {
     /// English names by step: what a backup's unrenamed moods are called.
     static let english = ["rad", "good", "meh", "bad", "awful"]
 
-    /// Each step's names, English first, then by language.
-    static let names: [[String]] = [
-        // rad
-        ["rad", "super", "génial", "genial", "radiante", "fantástico", "fantastico", "raggiante", "świetnie", "rewelacyjnie",
-         "супер", "отлично", "прекрасно", "geweldig", "skvěle", "výborně", "harika", "最高", "超棒", "很棒", "최고",
-         "чудово", "strålende", "fantastisk", "szuper", "fenomenal", "hebat", "tuyệt vời", "ยอดเยี่ยม", "rewelacja", "mahtava"],
-        // good
-        ["good", "gut", "bien", "bem", "bom", "bene", "dobrze", "хорошо", "goed", "dobře", "dobre", "iyi", "良い", "いい",
-         "不错", "好", "좋음", "좋아요", "добре", "bra", "god", "godt", "jó", "bun", "baik", "tốt", "ดี", "hyvä"],
-        // meh
-        ["meh", "ok", "okay", "mittel", "so lala", "bof", "moyen", "regular", "normal", "más o menos", "mais ou menos",
-         "così così", "tak sobie", "przeciętnie", "так себе", "нормально", "gaat wel", "matig", "nic moc", "ujde to", "ujde",
-         "idare eder", "eh", "普通", "まあまあ", "一般", "还行", "보통", "그저 그래요", "так собі", "sådär", "okej", "megvagyok",
-         "elmegy", "așa și așa", "biasa", "bình thường", "เฉยๆ", "ihan ok"],
-        // bad
-        ["bad", "schlecht", "mal", "mauvais", "male", "źle", "плохо", "slecht", "špatně", "zle", "kötü", "悪い", "不好", "差",
-         "나쁨", "나빠요", "погано", "dåligt", "dårlig", "dårligt", "rossz", "rău", "buruk", "tệ", "แย่", "huono"],
-        // awful
-        ["awful", "schrecklich", "furchtbar", "miserabel", "horrible", "affreux", "terrible", "fatal", "horrível", "péssimo",
-         "terribile", "malissimo", "okropnie", "fatalnie", "ужасно", "vreselijk", "verschrikkelijk", "hrozně", "hrozne",
-         "berbat", "最悪", "糟糕", "很差", "최악", "жахливо", "hemskt", "forfærdeligt", "forferdelig", "szörnyű", "groaznic",
-         "mengerikan", "kinh khủng", "แย่มาก", "kamala"],
+    /// Each language's names, step by step (rad, good, meh, bad, awful); a second line for a
+    /// language gives the names other versions of Daylio used.
+    static let languages: [(language: String, names: [String])] = [
+        ("en", english),
+        ("de", ["super", "gut", "mittel", "schlecht", "schrecklich"]),
+        ("de", ["super", "gut", "okay", "mies", "furchtbar"]),
+        ("fr", ["génial", "bien", "bof", "mauvais", "horrible"]),
+        ("fr", ["super", "bien", "moyen", "mal", "affreux"]),
+        ("es", ["genial", "bien", "regular", "mal", "horrible"]),
+        ("es", ["fantástico", "bien", "normal", "mal", "fatal"]),
+        ("pt", ["radiante", "bem", "mais ou menos", "mal", "horrível"]),
+        ("pt", ["fantástico", "bom", "meh", "mau", "péssimo"]),
+        ("it", ["raggiante", "bene", "così così", "male", "malissimo"]),
+        ("it", ["fantastico", "bene", "normale", "male", "terribile"]),
+        ("pl", ["super", "dobrze", "tak sobie", "źle", "okropnie"]),
+        ("pl", ["świetnie", "dobrze", "przeciętnie", "słabo", "fatalnie"]),
+        ("ru", ["супер", "хорошо", "так себе", "плохо", "ужасно"]),
+        ("ru", ["отлично", "хорошо", "нормально", "плохо", "ужасно"]),
+        ("uk", ["чудово", "добре", "так собі", "погано", "жахливо"]),
+        ("nl", ["super", "goed", "gaat wel", "slecht", "vreselijk"]),
+        ("nl", ["geweldig", "goed", "matig", "slecht", "verschrikkelijk"]),
+        ("cs", ["skvěle", "dobře", "ujde to", "špatně", "hrozně"]),
+        ("cs", ["výborně", "dobře", "nic moc", "špatně", "příšerně"]),
+        ("sk", ["super", "dobre", "nič moc", "zle", "hrozne"]),
+        ("tr", ["harika", "iyi", "idare eder", "kötü", "berbat"]),
+        ("ja", ["最高", "良い", "普通", "悪い", "最悪"]),
+        ("ja", ["最高", "いい", "まあまあ", "悪い", "最悪"]),
+        ("zh", ["超棒", "不错", "一般", "不好", "糟糕"]),
+        ("zh", ["很棒", "好", "还行", "差", "很差"]),
+        ("ko", ["최고", "좋음", "보통", "나쁨", "최악"]),
+        ("sv", ["strålande", "bra", "sådär", "dåligt", "hemskt"]),
+        ("da", ["fantastisk", "godt", "okay", "dårligt", "forfærdeligt"]),
+        ("nb", ["strålende", "bra", "middels", "dårlig", "forferdelig"]),
+        ("fi", ["mahtava", "hyvä", "ihan ok", "huono", "kamala"]),
+        ("hu", ["szuper", "jó", "elmegy", "rossz", "szörnyű"]),
+        ("ro", ["super", "bine", "așa și așa", "rău", "groaznic"]),
+        ("id", ["luar biasa", "baik", "biasa", "buruk", "mengerikan"]),
+        ("vi", ["tuyệt vời", "tốt", "bình thường", "tệ", "kinh khủng"]),
+        ("th", ["ยอดเยี่ยม", "ดี", "เฉยๆ", "แย่", "แย่มาก"]),
     ]
 
-    /// Each name's step (1 to 5), by the name in lower case.
+    /// Every name of each step, in any language.
+    static let names: [[String]] = (0..<5).map { step in
+        var seen = Set<String>()
+        return languages.map { $0.names[step] }.filter { seen.insert($0).inserted }
+    }
+
+    /// Each name's step (1 to 5), by the name in lower case; a name two steps share (none
+    /// today) keeps the first.
     private static let steps: [String: Int] = {
         var steps: [String: Int] = [:]
         for (index, list) in names.enumerated() {
@@ -43,6 +67,14 @@ enum DaylioMoods {
         }
         return steps
     }()
+
+    /// The names of a step in `language` ("de", "pt"), English's among them; in every language
+    /// when the language is not known.
+    static func names(ofStep step: Int, in language: String?) -> [String] {
+        guard let language, languages.contains(where: { $0.language == language }) else { return names[step - 1] }
+        var seen = Set<String>()
+        return languages.filter { $0.language == language || $0.language == "en" }.map { $0.names[step - 1] }.filter { seen.insert($0).inserted }
+    }
 
     /// The step a default name stands for, in any language; nil for a name of the person's own.
     static func step(ofDefaultName name: String) -> Int? {
