@@ -67,6 +67,23 @@ public struct DaylioExport: Sendable {
         if case .backup(_, let voiceNotes) = source { voiceNotes } else { 0 }
     }
 
+    /// What an import's preview says of the file beyond its counts: a header line it lacked, and
+    /// the photos and voice notes of a backup, which are not imported; "" when there is nothing.
+    public var remarks: String {
+        var remarks: [String] = []
+        if headerMissing {
+            remarks.append(tr("The file has no header line: its columns were recognised from its entries."))
+        }
+        var left: [String] = []
+        let photos = photosNotImported, voiceNotes = voiceNotesNotImported
+        if photos > 0 { left.append(photos == 1 ? tr("1 photo") : String(format: tr("%@ photos"), "\(photos)")) }
+        if voiceNotes > 0 { left.append(voiceNotes == 1 ? tr("1 voice note") : String(format: tr("%@ voice notes"), "\(voiceNotes)")) }
+        if !left.isEmpty {
+            remarks.append(String(format: tr("Not imported (Flourish keeps words only): %@."), left.joined(separator: ", ")))
+        }
+        return remarks.joined(separator: " ")
+    }
+
     /// Daylio's five moods and Flourish's nearest, in any language Daylio ships: rad the best,
     /// good really good, meh okay, bad not so great, awful the worst. A custom name is proposed
     /// as okay.
