@@ -17,6 +17,8 @@ enum DaylioCSV {
 
     static let header = ["full_date", "date", "weekday", "time", "mood", "activities", "note_title", "note"]
     static let withoutTitle = ["full_date", "date", "weekday", "time", "mood", "activities", "note"]
+    /// Daylio with scales (its numeric trackers, not imported) writes a column for them.
+    static let withScales = ["full_date", "date", "weekday", "time", "mood", "activities", "scales", "note_title", "note"]
     static let olderHeader = ["year", "date", "weekday", "time", "mood", "activities", "note"]
 
     static func read(_ text: String, calendar: Calendar) throws(ImportProblem) -> DaylioExport {
@@ -94,12 +96,13 @@ enum DaylioCSV {
     }
 
     /// The layout of a file without its header, from its first entry: an ISO date first is the
-    /// newer layout (with `note_title` when some line has eight fields), a year first the older.
+    /// newer layout (with `note_title` when some line has eight fields, and `scales` when nine),
+    /// a year first the older.
     static func layout(shapeOf fields: [String], widest: Int) -> Layout? {
         guard let first = fields.first?.trimmingCharacters(in: .whitespaces), fields.count >= 5 else { return nil }
         let names: [String]
         if DaylioDates.isoDay(first) != nil, DaylioDates.time(fields[3].trimmingCharacters(in: .whitespaces)) != nil {
-            names = widest >= header.count ? header : withoutTitle
+            names = widest >= withScales.count ? withScales : widest >= header.count ? header : withoutTitle
         } else if DaylioDates.isYear(first), DaylioDates.time(fields[3].trimmingCharacters(in: .whitespaces)) != nil {
             names = olderHeader
         } else {
