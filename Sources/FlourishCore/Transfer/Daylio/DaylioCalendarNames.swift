@@ -25,9 +25,45 @@ enum DaylioCalendarNames {
     static let table: Table = build()
 
     static func build() -> Table {
+        // Reading a locale's names is most of the cost (ICU makes a formatter for each): the
+        // locales are read in parts side by side, each part with its own formatter.
+        let identifiers = Locale.availableIdentifiers
+        let parts = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let tables = Tables(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            tables.set(part, Self.table(of: stride(from: part, to: identifiers.count, by: parts).map { identifiers[$0] }))
+        }
+        var table = Table()
+        for part in tables.all {
+            table.months.merge(part.months) { $0.union($1) }
+            table.weekdays.merge(part.weekdays) { $0.union($1) }
+        }
+        return table
+    }
+
+    /// The tables of the parts, each written once by its own thread.
+    private final class Tables: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tables: [Table]
+
+        init(count: Int) { tables = Array(repeating: Table(), count: count) }
+
+        func set(_ index: Int, _ table: Table) { lock.withLock { tables[index] = table } }
+        var all: [Table] { lock.withLock { tables } }
+    }
+
+    private static func table(of identifiers: [String]) -> Table {
         var table = Table()
         let formatter = DateFormatter()
-        for identifier in Locale.availableIdentifiers {
+        // Most names recur from locale to locale (every English one has "June"): made a key once.
+        var keys: [String: String] = [:]
+        func keyed(_ name: String) -> String {
+            if let known = keys[name] { return known }
+            let made = key(name)
+            keys[name] = made
+            return made
+        }
+        for identifier in identifiers {
             let locale = Locale(identifier: identifier)
             let language = locale.language.languageCode?.identifier ?? identifier
             formatter.locale = locale
@@ -35,16 +71,16 @@ enum DaylioCalendarNames {
             formatter.calendar = Calendar(identifier: .gregorian)
             for list in [formatter.monthSymbols, formatter.standaloneMonthSymbols, formatter.shortMonthSymbols,
                          formatter.shortStandaloneMonthSymbols] {
-                for (index, name) in (list ?? []).enumerated() {
-                    let key = key(name)
+                for (index, name) in list.enumerated() {
+                    let key = keyed(name)
                     guard !key.isEmpty else { continue }
                     table.months[key, default: []].insert(Meaning(month: index + 1, language: language))
                 }
             }
             for list in [formatter.weekdaySymbols, formatter.standaloneWeekdaySymbols, formatter.shortWeekdaySymbols,
                          formatter.shortStandaloneWeekdaySymbols] {
-                for (index, name) in (list ?? []).enumerated() {
-                    let key = key(name)
+                for (index, name) in list.enumerated() {
+                    let key = keyed(name)
                     guard !key.isEmpty else { continue }
                     table.weekdays[key, default: []].insert(index + 1)
                 }
