@@ -122,7 +122,7 @@ enum DaylioBackup {
 
     struct Asset: Decodable {
         var id: Int
-        /// 1 a photo, 2 a voice note (what Daylio writes, as far as its backups show).
+        /// 1 a photo, 2 a voice note, as far as the backups seen show; any other is counted as a photo.
         var type: Int?
     }
 
@@ -147,7 +147,8 @@ enum DaylioBackup {
             func problem(_ reason: String) -> ImportProblem {
                 ImportProblem(line: nil, reason: String(format: tr("entry %@: %@"), "\(index + 1)", reason))
             }
-            guard let mood = moods[entry.mood] ?? (document.customMoods == nil && (1...5).contains(entry.mood)
+            // Daylio's own five moods are 1 to 5: an older backup may not list them.
+            guard let mood = moods[entry.mood] ?? ((1...5).contains(entry.mood)
                 ? MoodOf(name: DaylioMoods.english[entry.mood - 1], step: entry.mood, isDefault: true) : nil) else {
                 throw problem(String(format: tr("its mood %@ is none of the backup’s moods."), "\(entry.mood)"))
             }

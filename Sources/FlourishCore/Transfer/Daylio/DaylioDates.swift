@@ -25,9 +25,14 @@ enum DaylioDates {
     }
 
     /// Every day `date` (with `year` beside it) can be read as: one for most names, several for
-    /// a short name that different languages give different months ("mar", "lis"); none when
-    /// no day and month name can be found in it.
+    /// a name that different languages give different months ("listopada"); none when no day and
+    /// month name can be found in it. Daylio's languages are tried first, then every language.
     static func readings(year: Int, date: String) -> [Reading] {
+        let found = readings(year: year, date: date, in: DaylioCalendarNames.daylios)
+        return found.isEmpty ? readings(year: year, date: date, in: DaylioCalendarNames.every) : found
+    }
+
+    static func readings(year: Int, date: String, in table: DaylioCalendarNames.Table) -> [Reading] {
         let text = asciiDigits(date)
         let characters = Array(text)
         // Each run of digits may be the day; what is left, less the day's own mark, the month.
@@ -57,7 +62,7 @@ enum DaylioDates {
             var remainder = String(rest)
             // A year written into the date too ("June 22, 2018").
             remainder = remainder.replacingOccurrences(of: String(year), with: " ")
-            let meanings = monthMeanings(remainder)
+            let meanings = monthMeanings(remainder, in: table)
             guard !meanings.isEmpty else { continue }
             for meaning in meanings { found[meaning.month, default: []].insert(meaning.language) }
             foundDay = day
@@ -74,8 +79,8 @@ enum DaylioDates {
     private static let joiners: Set<String> = ["de", "del", "di", "du", "of", "the", "a", "do", "da"]
 
     /// What a month name (possibly with "de" before it, or a dot after it) can mean.
-    private static func monthMeanings(_ text: String) -> Set<DaylioCalendarNames.Meaning> {
-        let months = DaylioCalendarNames.table.months
+    private static func monthMeanings(_ text: String, in table: DaylioCalendarNames.Table) -> Set<DaylioCalendarNames.Meaning> {
+        let months = table.months
         let key = DaylioCalendarNames.key(text.replacingOccurrences(of: ",", with: " "))
         guard !key.isEmpty else { return [] }
         if let whole = months[key] { return whole }
@@ -89,7 +94,8 @@ enum DaylioDates {
 
     /// The weekdays a weekday name can be (1 is Sunday), in any language; nil for a name not known.
     static func weekdays(_ name: String) -> Set<Int>? {
-        DaylioCalendarNames.table.weekdays[DaylioCalendarNames.key(name)]
+        let key = DaylioCalendarNames.key(name)
+        return DaylioCalendarNames.daylios.weekdays[key] ?? DaylioCalendarNames.every.weekdays[key]
     }
 
     /// The weekday of `day` (1 is Sunday, 7 Saturday): 1 January 1970 was a Thursday.

@@ -52,6 +52,9 @@ enum DaylioMoods {
         ("th", ["ยอดเยี่ยม", "ดี", "เฉยๆ", "แย่", "แย่มาก"]),
     ]
 
+    /// The languages Daylio ships, as locale language codes.
+    static let languageCodes: Set<String> = Set(languages.map(\.language))
+
     /// Every name of each step, in any language.
     static let names: [[String]] = (0..<5).map { step in
         var seen = Set<String>()
