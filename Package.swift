@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // Property-based tests (Swift Testing) of what the store keeps.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
+        // Reads Daylio's own backup, a ZIP file (and the tests write such backups with it).
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -33,7 +35,7 @@ let package = Package(
         .target(
             name: "FlourishCore",
             dependencies: ["CIntl", "CSodium", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"), "ZIPFoundation"]
         ),
         .target(
             name: "FlourishApp",
@@ -60,7 +62,7 @@ let package = Package(
         // region checker cannot see; the tests use Swift 5 mode and `MainActor.assumeIsolated`.
         .testTarget(
             name: "FlourishCoreTests",
-            dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift"), "ZIPFoundation"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Swift Testing, in Swift 6 mode: what the store keeps, for any text at all.

@@ -12,7 +12,20 @@ public enum FileChooser {
         case folder
     }
 
-    public static func ask(_ kind: Kind, title: String, from widget: Widget, accept: String, cancel: String,
+    /// A choice of files to show: its name and the endings of their names ("csv"), in any case;
+    /// no endings is every file.
+    public struct Filter: Sendable {
+        public let name: String
+        public let suffixes: [String]
+
+        public init(name: String, suffixes: [String]) {
+            self.name = name
+            self.suffixes = suffixes
+        }
+    }
+
+    /// `filters`, for a file to open: the first is chosen at the start; none shows every file.
+    public static func ask(_ kind: Kind, title: String, from widget: Widget, accept: String, cancel: String, filters: [Filter] = [],
                            completion: @escaping @MainActor (String?) -> Void) {
         let parent = gtk_widget_get_root(widget.raw).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
         let action = switch kind {
@@ -23,6 +36,15 @@ public enum FileChooser {
         guard let native = gtk_file_chooser_native_new(title, parent, action, accept, cancel) else { return completion(nil) }
         let chooser = native
         gtk_native_dialog_set_modal(typed(native), 1)
+        for filter in filters {
+            let made = gtk_file_filter_new()
+            gtk_file_filter_set_name(made, filter.name)
+            for suffix in filter.suffixes { gtk_file_filter_add_suffix(made, suffix) }
+            if filter.suffixes.isEmpty { gtk_file_filter_add_pattern(made, "*") }
+            // The chooser keeps its own reference.
+            gtk_file_chooser_add_filter(chooser, made)
+            g_object_unref(UnsafeMutableRawPointer(made))
+        }
         if case .save(let name) = kind {
             // Pictures for an image, Documents for the rest; home when there is no such folder.
             let special = name.hasSuffix(".png") ? G_USER_DIRECTORY_PICTURES : G_USER_DIRECTORY_DOCUMENTS

@@ -6,6 +6,7 @@ Run by scripts/test under Xvfb and a session bus. Usage: journey.py PATH-TO-FLOU
 Exits non-zero on the first failed check, after saving a screenshot next to the journal.
 """
 
+import base64
 import csv
 import datetime
 import hashlib
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 import pyatspi
 
@@ -874,6 +876,51 @@ def daylio_history_arrives_and_leaves():
           again.returncode == 0 and "Imported 0 entries (2 already in your journal)" in again.stdout)
 
 
+def daylio_backup_arrives():
+    print("journey: Daylio's own backup is imported through the file chooser; what it leaves behind is said", flush=True)
+    journal = os.path.join(WORK, "daylio-backup-journal.sqlite")
+    backup = os.path.join(WORK, "phone.daylio")
+    hour = 3600000
+    document = {
+        "customMoods": [{"id": 1, "custom_name": "", "mood_group_id": 1, "predefined_name_id": 1},
+                        {"id": 7, "custom_name": "Sleepy", "mood_group_id": 4, "predefined_name_id": -1}],
+        "tags": [{"id": 3, "name": "stargazing"}],
+        "assets": [{"id": 10, "checksum": "abc", "type": 1}],
+        "dayEntries": [
+            {"datetime": 1709407800000, "timeZoneOffset": hour, "year": 2024, "month": 2, "day": 2, "hour": 20, "minute": 30,
+             "mood": 7, "note_title": "Late night", "note": "<div>Cold, clear</div><div><b>sky</b></div>", "tags": [3], "assets": [10]},
+            {"datetime": 1709323200000, "timeZoneOffset": hour, "year": 2024, "month": 2, "day": 1, "hour": 21, "minute": 0,
+             "mood": 1, "note_title": "Comet", "note": "We saw it", "tags": [3], "assets": []},
+        ],
+    }
+    with zipfile.ZipFile(backup, "w") as archive:
+        archive.writestr("backup.daylio", base64.encodebytes(json.dumps(document).encode("utf-8")))
+        archive.writestr("assets/photos/abc", b"a photo")
+    app = Flourish(journal)
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Import item", "menu item", "Import…"))
+    app.wait("the file chooser", "filler", "Import")
+    time.sleep(0.5)
+    type_text(backup)
+    keys("Return")
+    app.wait("what the import will do", "label",
+             "phone.daylio: 2 entries, 1 tag, 0 already in your journal. Not imported (Flourish keeps words only): 1 photo.")
+    check("the preview says the photo is not imported", True)
+    choice = wait_for("sleepy's choice", lambda: find_any(app.app, "Flourish mood for “sleepy”"))
+    check("a custom mood is proposed on its own step (not so great)",
+          wait_for("not so great shown", lambda: any(node.name == "not so great" for node in descendants(choice)
+                                                     if node.getRoleName() == "label") or None))
+    press(app.wait("the Import button", "push button", "Import"))
+    app.wait("the import's notice", "label", "2 entries imported")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("SELECT title, mood, body, created_at FROM entry ORDER BY created_at").fetchall()
+    db.close()
+    check(f"the entries are in the file at their exact moments, the note as plain text ({rows})",
+          rows == [("Comet", 0, "We saw it", "2024-03-01 20:00:00.000"), ("Late night", 4, "Cold, clear\nsky", "2024-03-02 19:30:00.000")])
+
+
 def journal_syncs_through_a_folder():
     print("journey: sync is set up in the window on one journal and joined from another, through a folder", flush=True)
     place = os.path.join(WORK, "Sync", "Flourish")
@@ -970,7 +1017,7 @@ def main():
                 lambda: journal_survives_a_restart(journal), lambda: entries_are_read_corrected_deleted_and_back_dated(journal),
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
-                journal_syncs_through_a_folder]
+                daylio_backup_arrives, journal_syncs_through_a_folder]
     # JOURNEY=N runs only the N-th (from 1), for working on one; the test command runs them all.
     only = int(os.environ.get("JOURNEY", "0"))
     try:

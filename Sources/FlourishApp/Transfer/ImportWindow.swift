@@ -3,10 +3,12 @@ import Foundation
 import GtkKit
 
 /// "Import…" (main menu): a file chosen with GTK's file chooser and read in the background; then
-/// this window says what will happen ("412 entries, 18 tags, 3 already in your journal") and,
-/// for a Daylio export, lists each of its moods with how many entries carry it and the Flourish
-/// mood it becomes, which the person can change. Import writes everything in one transaction;
-/// the "Entry deleted" notice then offers to undo it.
+/// this window says what will happen ("412 entries, 18 tags, 3 already in your journal"; for a
+/// Daylio CSV without its header line, that its columns were recognised from its entries; for a
+/// Daylio backup, its photos and voice notes, which are not imported) and, for Daylio, lists
+/// each of its moods with how many entries carry it and the Flourish mood it becomes, which the
+/// person can change. Import writes everything in one transaction; the "Entry deleted" notice
+/// then offers to undo it.
 @MainActor
 final class ImportWindow {
     let window: Window
@@ -43,10 +45,17 @@ final class ImportWindow {
 
     /// Asks for the file, then reads it.
     func chooseFile(from parent: Window) {
-        FileChooser.ask(.open, title: tr("Import"), from: parent, accept: tr("_Open"), cancel: tr("_Cancel")) { [weak self] path in
+        FileChooser.ask(.open, title: tr("Import"), from: parent, accept: tr("_Open"), cancel: tr("_Cancel"), filters: Self.filters) { [weak self] path in
             guard let self, let path else { return }
             read(path)
         }
+    }
+
+    /// What the file chooser offers: the files Flourish imports (Daylio's CSV export and backup,
+    /// Flourish's JSON export), or every file (a Daylio export renamed).
+    static var filters: [FileChooser.Filter] {
+        [FileChooser.Filter(name: tr("Daylio and Flourish exports"), suffixes: ["csv", "daylio", "json"]),
+         FileChooser.Filter(name: tr("All files"), suffixes: [])]
     }
 
     /// Reads the file at `path` in the background; a file that is not what it claims is refused
@@ -110,6 +119,7 @@ final class ImportWindow {
             case .success(let counts):
                 summary.text = String(format: tr("%@: %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
                                       Self.tags(counts.tags), "\(counts.already)")
+                if case .daylio(let export) = file, !export.remarks.isEmpty { summary.text += " " + export.remarks }
                 importButton.isSensitive = counts.adding > 0
                 if counts.adding == 0 { summary.text += " " + tr("There is nothing new to import.") }
                 (moodChoices.first?.choice ?? importButton).grabFocus()

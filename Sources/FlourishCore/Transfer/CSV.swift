@@ -28,7 +28,8 @@ public enum CSV {
     /// Every record of `text`: quoted fields may hold commas, doubled quotes and line breaks
     /// (LF or CRLF); records end with LF or CRLF; a blank line is no record. A quote left open
     /// at the end, or text straight after a closing quote, is a problem named with its line.
-    public static func records(_ text: String) throws(Problem) -> [Record] {
+    /// `separator` is a comma, or what a spreadsheet saved in its place (";", a tab).
+    public static func records(_ text: String, separator: Unicode.Scalar = ",") throws(Problem) -> [Record] {
         var records: [Record] = []
         var fields: [String] = []
         var field = ""
@@ -64,7 +65,7 @@ public enum CSV {
                 continue
             }
             switch scalar {
-            case ",":
+            case separator:
                 fields.append(field)
                 field = ""
                 closedQuote = false

@@ -12,6 +12,9 @@ public struct ImportedEntry: Sendable, Equatable {
     public var updatedAt: ExportedTime?
     public var tags: [String]
     public var location: Location?
+    /// Other identities the same entry may already be in the journal under (a Daylio entry
+    /// imported before from the other kind of Daylio file): found there, it is not added again.
+    public var aliases: [String] = []
 }
 
 /// Why a file cannot be imported, and where: nothing of it is imported.
@@ -37,7 +40,8 @@ public enum ImportFile: Sendable {
     case daylio(DaylioExport)
     case flourish(entries: [ImportedEntry], tags: [String])
 
-    /// Reads the file at `path`: JSON when it starts with "{", otherwise a Daylio CSV export.
+    /// Reads the file at `path`: a Daylio backup when it is a ZIP file (or named `.daylio`),
+    /// Flourish JSON when it starts with "{", otherwise a Daylio CSV export.
     public static func read(path: String, calendar: Calendar = .current) throws(ImportProblem) -> ImportFile {
         let data: Data
         do {
@@ -45,7 +49,10 @@ public enum ImportFile: Sendable {
         } catch {
             throw ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, (error as NSError).localizedDescription))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        if DaylioBackup.isZIP(data) || path.lowercased().hasSuffix(".daylio") {
+            return .daylio(try DaylioBackup.read(data))
+        }
+        guard let text = String(data: data, encoding: .utf8) ?? utf16(data) else {
             throw ImportProblem(line: nil, reason: tr("The file is not UTF-8 text, so it is neither a Daylio nor a Flourish export."))
         }
         if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" {
@@ -53,6 +60,12 @@ public enum ImportFile: Sendable {
             return .flourish(entries: entries, tags: tags)
         }
         return .daylio(try DaylioExport(text: text, calendar: calendar))
+    }
+
+    /// Text a spreadsheet saved as "Unicode" (UTF-16, with its byte order mark).
+    private static func utf16(_ data: Data) -> String? {
+        guard data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) else { return nil }
+        return String(data: data, encoding: .utf16)
     }
 }
 

@@ -38,7 +38,7 @@ extension JournalStore {
         }
     }
 
-    /// Adds the entries not in the journal yet (by uuid), with their tags (made when the journal
+    /// Adds the entries not in the journal yet (by uuid or alias), with their tags (made when the journal
     /// has no tag of that name, in any case), in one transaction: all or nothing.
     public func importEntries(_ entries: [ImportedEntry], tags extraTags: [String] = []) throws(JournalError) -> ImportReceipt {
         try writing { db in
@@ -106,7 +106,10 @@ extension JournalStore {
         var plan = Plan()
         var known = Set<String>()
         let existingUUIDs = try Set(String.fetchAll(db, sql: "SELECT uuid FROM entry"))
-        for entry in entries where !existingUUIDs.contains(entry.uuid) && known.insert(entry.uuid).inserted {
+        // An entry is there already by its uuid, or by one of its aliases (a Daylio entry
+        // imported before from the other kind of Daylio file).
+        for entry in entries where !existingUUIDs.contains(entry.uuid) && !entry.aliases.contains(where: existingUUIDs.contains)
+            && known.insert(entry.uuid).inserted {
             plan.adding.append(entry)
             for tag in entry.tags {
                 guard let (key, name) = importedTag(tag) else { continue }

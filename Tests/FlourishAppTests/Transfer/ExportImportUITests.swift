@@ -8,7 +8,9 @@ import XCTest
 /// The Export and Import windows in a real window over a real journal: an export runs in the
 /// background with its progress and says what it wrote; a Daylio file shows its moods with
 /// their counts and proposals, a changed mapping is what is saved, the notice's Undo takes the
-/// import back, and a bad file is refused with its line and nothing imported.
+/// import back, and a bad file is refused with its line and nothing imported. A Daylio backup
+/// says which photos and voice notes stay behind, a CSV without its header says so, and the
+/// backup of entries imported from the CSV adds nothing.
 final class ExportImportUITests: XCTestCase {
     func testExportWritesTheChosenFormatAndSaysSo() throws {
         try MainActor.assumeIsolated {
@@ -81,6 +83,65 @@ final class ExportImportUITests: XCTestCase {
         }
     }
 
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Fixtures/Daylio").standardized
+
+    func testADaylioBackupSaysWhatStaysBehindAndProposesEachMoodByItsStep() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let path = Self.fixtures.appendingPathComponent("en-backup.daylio").path
+            let importer = harness.main.importWindow()
+            importer.read(path)
+            harness.waitUntil("the backup is read and summed up") { importer.importButton.isSensitive }
+            XCTAssertEqual(importer.summary.text, "en-backup.daylio: 5 entries, 3 tags, 0 already in your journal. "
+                           + "Not imported (Flourish keeps words only): 2 photos, 1 voice note.")
+            XCTAssertEqual(importer.moodChoices.map(\.name), ["rad", "love it", "sleepy", "so-so", "awful"])
+            XCTAssertEqual(importer.moodChoices.map { $0.choice.selected },
+                           [Mood.theBest, .theBest, .notSoGreat, .okay, .theWorst].map(\.rawValue), "each custom mood on its own step")
+            harness.waitUntil("the keyboard is on the first mood's choice") { importer.moodChoices[0].choice.containsFocus }
+            importer.importButton.click()
+            harness.waitUntil("imported") { harness.model.count == 5 }
+            XCTAssertEqual(harness.main.notice.label.text, "5 entries imported")
+            let saved = try harness.journal.entries(ids: try harness.journal.entryIDs())
+            XCTAssertTrue(saved.contains { $0.body == "First bold line\n\nAfter a blank line\none\ntwo & three" }, "HTML as plain text")
+            XCTAssertTrue(try harness.journal.tags().contains { $0.name == "Yoga 🧘" })
+        }
+    }
+
+    func testACSVWithoutItsHeaderSaysSoAndItsBackupAfterItAddsNothing() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let importer = harness.main.importWindow()
+            importer.read(Self.fixtures.appendingPathComponent("no-header.csv").path)
+            harness.waitUntil("read") { importer.importButton.isSensitive }
+            XCTAssertEqual(importer.summary.text, "no-header.csv: 2 entries, 1 tag, 0 already in your journal. "
+                           + "The file has no header line: its columns were recognised from its entries.")
+            importer.cancelButton.click()
+            XCTAssertEqual(try harness.journal.count(), 0, "nothing is written before Import")
+
+            // The German CSV, then Daylio's backup of the same two entries.
+            importer.read(Self.fixtures.appendingPathComponent("de-pair.csv").path)
+            harness.waitUntil("the CSV is read") { importer.summary.text.hasPrefix("de-pair.csv: 2 entries") }
+            XCTAssertEqual(importer.moodChoices.map(\.name), ["super", "müde"])
+            XCTAssertEqual(importer.moodChoices[0].choice.selected, Mood.theBest.rawValue, "German rad")
+            importer.importButton.click()
+            harness.waitUntil("imported") { harness.model.count == 2 }
+            importer.read(Self.fixtures.appendingPathComponent("de-pair-backup.daylio").path)
+            harness.waitUntil("the backup is read") { importer.summary.text.contains("2 already") }
+            XCTAssertEqual(importer.summary.text, "de-pair-backup.daylio: 2 entries, 0 tags, 2 already in your journal. There is nothing new to import.")
+            XCTAssertFalse(importer.importButton.isSensitive)
+        }
+    }
+
+    func testTheFileChooserOffersDaylioBackupsAndEveryFile() {
+        MainActor.assumeIsolated {
+            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json"], []])
+            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Daylio and Flourish exports", "All files"])
+        }
+    }
+
     func testABadFileIsRefusedWithItsLineAndNothingIsImported() throws {
         try MainActor.assumeIsolated {
             let harness = try Harness()
@@ -93,6 +154,15 @@ final class ExportImportUITests: XCTestCase {
             XCTAssertEqual(dialog.title, "This File Cannot Be Imported")
             XCTAssertEqual(dialog.message, "broken.csv: Line 3: the time “half past nine” is not a time (20:15 or 8:15 pm). Nothing was imported.")
             try XCTUnwrap(dialog.button(for: Alerts.ok)).click()
+            XCTAssertEqual(try harness.journal.count(), 0)
+
+            // A backup that is not one: said in a sentence, without a line.
+            let fake = harness.folder.file("fake.daylio")
+            try Data("not a zip".utf8).write(to: URL(fileURLWithPath: fake))
+            harness.main.importWindow().read(fake)
+            let refusal = try XCTUnwrap(harness.waitForDialog())
+            XCTAssertEqual(refusal.message, "fake.daylio: This is not a Daylio backup: it is not a ZIP file. Nothing was imported.")
+            try XCTUnwrap(refusal.button(for: Alerts.ok)).click()
             XCTAssertEqual(try harness.journal.count(), 0)
         }
     }

@@ -217,7 +217,7 @@ final class ExportImportTests: XCTestCase {
             ("full_date,date,weekday,time,mood,activities,note_title,note\n2023-02-30,Feb 30,Monday,20:15,rad,,,\n", 2, "2023-02-30"),
             ("full_date,date,weekday,time,mood,activities,note_title,note\n2023-05-14,May 14,Sunday,20:15,,,,\n", 2, "mood"),
             ("full_date,date,weekday,time,mood,activities,note_title,note\n2023-05-14,May 14,Sunday,20:15,rad,\"unclosed,,\n", 2, "never closed"),
-            ("full_date,date,weekday,time,mood,activities,note_title,note\n2023-05-14,May 14,Sunday,20:15,rad\n", 2, "fields"),
+            ("full_date,date,weekday,time,mood,activities,note_title,note\n2023-05-14,May 14,Sunday,20:15,rad,,,,surplus\n", 2, "fields"),
             ("date,mood,note\n2023-05-14,rad,hello\n", 1, "not a Daylio export"),
             ("{\"format\": \"flourish-journal\", \"version\": 1, \"exported_at\": \"2025-01-01T00:00:00Z\", \"tags\": [],\n \"entries\": [\n"
                 + "{\"uuid\": \"a\", \"title\": \"\", \"body\": \"\", \"mood\": 9, \"mood_title\": \"?\", \"created_at\": \"2025-01-01T00:00:00Z\", \"tags\": []}\n]}",

@@ -1,0 +1,114 @@
+import Foundation
+
+/// What a Daylio file holds, read whole before anything is imported: its entries, and the moods
+/// it names with how many entries carry each, for the person to map to Flourish's six.
+///
+/// Two kinds of file give one: a CSV export (`DaylioCSV`: every layout Daylio has written, in
+/// every language, with or without its header) and Daylio's own backup (`DaylioBackup`: a ZIP
+/// whose JSON knows each mood's step, so nothing is guessed).
+public struct DaylioExport: Sendable {
+    public struct Record: Sendable, Equatable {
+        /// The line of the CSV file the entry starts on; nil in a backup.
+        public let line: Int?
+        public let time: ExportedTime
+        /// The mood as Daylio names it (lower case): "rad", "gut", or a custom name.
+        public let mood: String
+        public let activities: [String]
+        public let title: String
+        public let note: String
+        /// Its identity, and the others the same entry may already be in the journal under
+        /// (see `DaylioIdentity`).
+        public let uuid: String
+        public let aliases: [String]
+    }
+
+    /// A mood named in the file: how many entries carry it, and the Flourish mood proposed for it.
+    public struct MoodName: Sendable, Equatable {
+        public let name: String
+        public let count: Int
+        public let proposed: Mood
+    }
+
+    /// Which kind of file it was, and what the Import window says of it.
+    public enum Source: Sendable, Equatable {
+        /// A CSV export; `headerMissing` when its first line was already an entry.
+        case csv(headerMissing: Bool)
+        /// A backup; the photos and voice notes its entries have, which are not imported.
+        case backup(photos: Int, voiceNotes: Int)
+    }
+
+    public let records: [Record]
+    /// Each mood named, in the order first met.
+    public let moods: [MoodName]
+    public let source: Source
+
+    /// Reads a Daylio CSV export.
+    public init(text: String, calendar: Calendar = .current) throws(ImportProblem) {
+        self = try DaylioCSV.read(text, calendar: calendar)
+    }
+
+    init(records: [Record], moods: [MoodName], source: Source) {
+        self.records = records
+        self.moods = moods
+        self.source = source
+    }
+
+    /// Whether a CSV export came without its header line.
+    public var headerMissing: Bool {
+        if case .csv(true) = source { true } else { false }
+    }
+
+    /// The photos and voice notes of a backup's entries: Flourish keeps text only.
+    public var photosNotImported: Int {
+        if case .backup(let photos, _) = source { photos } else { 0 }
+    }
+
+    public var voiceNotesNotImported: Int {
+        if case .backup(_, let voiceNotes) = source { voiceNotes } else { 0 }
+    }
+
+    /// What an import's preview says of the file beyond its counts: a header line it lacked, and
+    /// the photos and voice notes of a backup, which are not imported; "" when there is nothing.
+    public var remarks: String {
+        var remarks: [String] = []
+        if headerMissing {
+            remarks.append(tr("The file has no header line: its columns were recognised from its entries."))
+        }
+        var left: [String] = []
+        let photos = photosNotImported, voiceNotes = voiceNotesNotImported
+        if photos > 0 { left.append(photos == 1 ? tr("1 photo") : String(format: tr("%@ photos"), "\(photos)")) }
+        if voiceNotes > 0 { left.append(voiceNotes == 1 ? tr("1 voice note") : String(format: tr("%@ voice notes"), "\(voiceNotes)")) }
+        if !left.isEmpty {
+            remarks.append(String(format: tr("Not imported (Flourish keeps words only): %@."), left.joined(separator: ", ")))
+        }
+        return remarks.joined(separator: " ")
+    }
+
+    /// Daylio's five moods and Flourish's nearest, in any language Daylio ships: rad the best,
+    /// good really good, meh okay, bad not so great, awful the worst. A custom name is proposed
+    /// as okay.
+    public static func proposal(for name: String) -> Mood {
+        DaylioMoods.proposal(for: name)
+    }
+
+    /// The entries, each Daylio mood made the Flourish mood `mapping` gives it (or its proposal).
+    public func entries(mapping: [String: Mood] = [:]) -> [ImportedEntry] {
+        let proposed = Dictionary(moods.map { ($0.name, $0.proposed) }, uniquingKeysWith: { first, _ in first })
+        return records.map { record in
+            ImportedEntry(uuid: record.uuid, title: record.title.oneLine, body: record.note,
+                          mood: mapping[record.mood] ?? proposed[record.mood] ?? .okay,
+                          createdAt: record.time, updatedAt: nil, tags: record.activities, location: nil, aliases: record.aliases)
+        }
+    }
+
+    /// Counts each mood of `records`, in the order first met, with its proposal.
+    static func moods(of records: [Record], proposal: (String) -> Mood) -> [MoodName] {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for record in records {
+            if counts[record.mood] == nil { order.append(record.mood) }
+            counts[record.mood, default: 0] += 1
+        }
+        return order.map { MoodName(name: $0, count: counts[$0] ?? 0, proposed: proposal($0)) }
+    }
+}
