@@ -903,9 +903,10 @@ def daylio_backup_arrives():
     time.sleep(0.5)
     type_text(backup)
     keys("Return")
-    app.wait("what the import will do", "label",
-             "phone.daylio: 2 entries, 1 tag, 0 already in your journal. Not imported (Flourish keeps words only): 1 photo.")
-    check("the preview says the photo is not imported", True)
+    preview = app.wait("what the import will do", "label",
+                       "phone.daylio: 2 entries, 1 tag, 0 already in your journal. Not imported (Flourish keeps words only): 1 photo.")
+    check("the preview says the photo is not imported", preview is not None)
+    screenshot("import-daylio-backup.png")
     choice = wait_for("sleepy's choice", lambda: find_any(app.app, "Flourish mood for “sleepy”"))
     check("a custom mood is proposed on its own step (not so great)",
           wait_for("not so great shown", lambda: any(node.name == "not so great" for node in descendants(choice)
