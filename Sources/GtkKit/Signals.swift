@@ -99,8 +99,14 @@ private let tooltipTrampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, 
 }
 
 /// `void (*)(GFileMonitor *m, GFile *file, GFile *other, GFileMonitorEvent event, gpointer data)`.
+/// Only a change of what the file holds, or of its name, is passed on: not "attributes
+/// changed", which merely opening some files causes (SQLite's write-ahead log, read by anyone),
+/// nor each write of many (the "done" hint that follows them is).
 private let fileChangedTrampoline: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent,
-                                                   UnsafeMutableRawPointer?) -> Void = { _, _, _, _, data in
+                                                   UnsafeMutableRawPointer?) -> Void = { _, _, _, event, data in
+    let passed: [GFileMonitorEvent] = [G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT, G_FILE_MONITOR_EVENT_CREATED, G_FILE_MONITOR_EVENT_DELETED,
+                                       G_FILE_MONITOR_EVENT_RENAMED, G_FILE_MONITOR_EVENT_MOVED_IN, G_FILE_MONITOR_EVENT_MOVED_OUT]
+    guard passed.contains(event) else { return }
     let run: VoidHandler = handler(data)
     MainActor.assumeIsolated { run() }
 }

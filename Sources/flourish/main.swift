@@ -104,10 +104,14 @@ if let remind {
         } else {
             try ReminderSwitch.turnOff(preferences: preferences, loginItem: loginItem)
         }
-        print(ReminderSwitch.summary(preferences))
+        // Read again: what is said is what the file holds.
+        print(ReminderSwitch.summary(Preferences(path: preferences.path)))
         exit(0)
+    } catch let notSaved as ReminderSwitch.NotSaved {
+        FileHandle.standardError.write(Data("flourish: \(notSaved.errorDescription ?? ""); nothing was changed\n".utf8))
+        exit(1)
     } catch {
-        print(ReminderSwitch.summary(preferences))
+        print(ReminderSwitch.summary(Preferences(path: preferences.path)))
         FileHandle.standardError.write(Data("flourish: \(String(format: tr("the login item at %@ could not be changed: %@"), loginItem.path, error.localizedDescription))\n".utf8))
         exit(1)
     }

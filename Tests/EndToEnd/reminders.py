@@ -70,6 +70,20 @@ class Scenario:
     def flourish(self, *arguments):
         return subprocess.run([BINARY, *arguments], env=self.environment, capture_output=True, text=True, stdin=subprocess.DEVNULL)
 
+    def remind_since_yesterday(self, at):
+        """Reminders on at `at`, as if set yesterday: a time passed today then reminds at once
+        (as for a machine that was asleep or off at that time). Set today, it would wait for
+        tomorrow."""
+        done = self.flourish("--remind", at)
+        if done.returncode != 0:
+            raise Failure(f"--remind {at} failed: {done.stderr}")
+        preferences = os.path.join(self.home, "config", "flourish", "preferences")
+        with open(preferences) as file:
+            lines = [line for line in file if not line.startswith("reminder-set-at=")]
+        lines.append(f"reminder-set-at={time.time() - 86_400}\n")
+        with open(preferences, "w") as file:
+            file.writelines(lines)
+
     def start_service(self):
         log = open(os.path.join(self.home, "service.log"), "a")
         self.service = subprocess.Popen([BINARY, "--gapplication-service"], env=self.environment, stdout=log, stderr=log)
@@ -149,7 +163,7 @@ def the_click_on_the_reminder_opens_the_form():
     print("reminders: a time already past today reminds at once; a click on the notification opens the form", flush=True)
     scenario, server = Scenario("click"), NotificationServer()
     try:
-        scenario.flourish("--remind", minute(-1))
+        scenario.remind_since_yesterday(minute(-1))
         scenario.start_service()
         reminded = wait_for("the reminder", lambda: server.calls("Notify"))
         check("a service started after the time, the same day, reminds at once (as a machine waking from sleep)", len(reminded) == 1)
@@ -164,7 +178,7 @@ def a_reminder_left_alone_is_withdrawn_once_today_is_written():
     print("reminders: a reminder nobody clicked is withdrawn once an entry for today is saved", flush=True)
     scenario, server = Scenario("withdrawn"), NotificationServer()
     try:
-        scenario.flourish("--remind", minute(-1))
+        scenario.remind_since_yesterday(minute(-1))
         scenario.start_service()
         wait_for("the reminder", lambda: server.calls("Notify"))
         # Opened from the menu: the launch is handed to the running service, one process.
@@ -187,11 +201,32 @@ def a_reminder_left_alone_is_withdrawn_once_today_is_written():
         server.stop()
 
 
+def an_entry_written_elsewhere_withdraws_it_too():
+    print("reminders: an entry for today from a terminal, no window open, withdraws the reminder", flush=True)
+    scenario, server = Scenario("imported"), NotificationServer()
+    try:
+        scenario.remind_since_yesterday(minute(-1))
+        scenario.start_service()
+        wait_for("the reminder", lambda: server.calls("Notify"))
+        words = os.path.join(scenario.home, "today.json")
+        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        with open(words, "w") as file:
+            json.dump({"format": "flourish-journal", "version": 1, "exported_at": now, "tags": [],
+                       "entries": [{"uuid": "77777777-7777-4777-8777-777777777770", "title": "From a terminal", "body": "",
+                                    "mood": 1, "mood_title": "really good", "created_at": now, "tags": []}]}, file)
+        check("an entry for today comes in from a terminal", scenario.flourish("--import", words).returncode == 0)
+        close = wait_for("the withdrawal", lambda: server.calls("CloseNotification"), timeout=15)
+        check("the reminder on screen is withdrawn, with no window open", len(close) == 1)
+    finally:
+        scenario.stop()
+        server.stop()
+
+
 def later_puts_it_off_an_hour():
     print("reminders: Later puts the reminder off an hour", flush=True)
     scenario, server = Scenario("later"), NotificationServer()
     try:
-        scenario.flourish("--remind", minute(-1))
+        scenario.remind_since_yesterday(minute(-1))
         scenario.start_service()
         wait_for("the reminder", lambda: server.calls("Notify"))
         pressed = time.time()
@@ -207,6 +242,19 @@ def later_puts_it_off_an_hour():
         time.sleep(2)
         check("not before", len(server.calls("Notify")) == 1)
         check("and no window opened for it", find(pyatspi.Registry.getDesktop(0), "text", "Title") is None)
+    finally:
+        scenario.stop()
+        server.stop()
+
+
+def a_time_chosen_after_it_passed_waits_for_tomorrow():
+    print("reminders: a time chosen after it has passed today does not remind at once", flush=True)
+    scenario, server = Scenario("chosen-late"), NotificationServer()
+    try:
+        scenario.flourish("--remind", minute(-1))
+        scenario.start_service()
+        time.sleep(4)
+        check("no notification today for a time already past when it was chosen", server.calls("Notify") == [])
     finally:
         scenario.stop()
         server.stop()
@@ -229,7 +277,7 @@ def no_reminder_when_today_is_written():
                   refused.returncode == 2 and bad in refused.stderr)
         check("and nothing was set", not os.path.exists(scenario.login_item)
               and not os.path.exists(os.path.join(scenario.home, "config", "flourish", "preferences")))
-        scenario.flourish("--remind", minute(-1))
+        scenario.remind_since_yesterday(minute(-1))
         scenario.start_service()
         time.sleep(4)
         check("no notification", server.calls("Notify") == [])
@@ -239,8 +287,13 @@ def no_reminder_when_today_is_written():
 
 
 def main():
+    # Clear of midnight: the scenarios choose times a minute either side of now.
+    while datetime.datetime.now().strftime("%H:%M") >= "23:57" or datetime.datetime.now().strftime("%H:%M") < "00:02":
+        time.sleep(10)
     journeys = [reminded_at_its_time_and_write_entry_opens_the_form, the_click_on_the_reminder_opens_the_form,
-                a_reminder_left_alone_is_withdrawn_once_today_is_written, later_puts_it_off_an_hour, no_reminder_when_today_is_written]
+                a_reminder_left_alone_is_withdrawn_once_today_is_written, an_entry_written_elsewhere_withdraws_it_too,
+                later_puts_it_off_an_hour,
+                a_time_chosen_after_it_passed_waits_for_tomorrow, no_reminder_when_today_is_written]
     only = int(os.environ.get("JOURNEY", "0"))
     try:
         for number, run in enumerate(journeys, start=1):

@@ -96,13 +96,14 @@ final class PreferencesWindow {
             if reminderSwitch.isOn {
                 try ReminderSwitch.turnOn(at: time, preferences: preferences, loginItem: loginItem)
             } else {
-                preferences.reminderTime = time
-                try ReminderSwitch.turnOff(preferences: preferences, loginItem: loginItem)
+                try ReminderSwitch.turnOff(preferences: preferences, loginItem: loginItem, keeping: time)
             }
             problem.isVisible = false
         } catch {
-            problem.text = String(format: tr("The login item at %@ could not be changed (%@). Reminders come while Flourish runs."),
-                                  loginItem.path, error.localizedDescription)
+            problem.text = error is ReminderSwitch.NotSaved
+                ? String(format: tr("The reminder could not be changed: %@."), error.localizedDescription)
+                : String(format: tr("The login item at %@ could not be changed (%@). Reminders come while Flourish runs."),
+                         loginItem.path, error.localizedDescription)
             problem.isVisible = true
         }
         reminders?.preferencesChanged()

@@ -27,7 +27,11 @@ final class ReminderService {
     private var timer: UInt32 = 0
     private var isHolding = false
     private var preferencesWatch: FileWatch?
+    private var journalWatches: [FileWatch] = []
     private var sleepWatch: SleepWatch?
+    /// Whether the rules follow the system's time zone as it changes (not in tests, which set
+    /// their own calendar).
+    var followsSystemTimeZone = true
     /// Whether a reminder is on screen (sent, and neither withdrawn nor answered).
     private(set) var isShowing = false
     /// Counts looks: an answer about the journal from before a newer look is dropped.
@@ -46,6 +50,11 @@ final class ReminderService {
         try? FileManager.default.createDirectory(atPath: (preferences.path as NSString).deletingLastPathComponent,
                                                  withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         preferencesWatch = FileWatch(path: preferences.path) { [weak self] in self?.preferencesChanged() }
+        // Entries written with no window open here (an import from a terminal, a sync in another
+        // process) reach the journal file or its write-ahead log: today may be written now.
+        journalWatches = [journalPath, journalPath + "-wal"].compactMap { path in
+            FileWatch(path: path) { [weak self] in self?.journalChanged() }
+        }
         sleepWatch = SleepWatch { [weak self] in self?.look() }
         preferencesChanged()
     }
@@ -92,6 +101,12 @@ final class ReminderService {
     /// Asks the journal whether today is written (off the GTK thread), then the rules.
     func look() {
         guard preferences.reminderOn else { return }
+        if followsSystemTimeZone {
+            // Foundation keeps the zone it first read for the whole run: read it again, so a
+            // laptop taken to another zone is reminded at its new evening.
+            NSTimeZone.resetSystemTimeZone()
+            rules.calendar.timeZone = TimeZone.current
+        }
         looks += 1
         let (look, path, moment, calendar) = (looks, journalPath, now(), rules.calendar)
         DispatchQueue.global(qos: .utility).async {
@@ -99,6 +114,11 @@ final class ReminderService {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     guard look == self.looks else { return }
+                    guard let written else {
+                        // Not readable just now: ask again shortly rather than remind on a guess.
+                        self.arm(seconds: Self.retrySeconds)
+                        return
+                    }
                     self.decide(at: moment, wroteToday: written)
                 }
             }
@@ -111,10 +131,20 @@ final class ReminderService {
         if decision.memory != preferences.reminderMemory { preferences.reminderMemory = decision.memory }
         if wroteToday { withdraw() }
         if decision.remindNow { show() }
+        guard let next = decision.next else {
+            MainLoop.cancel(timer)
+            timer = 0
+            return
+        }
+        arm(seconds: UInt32(clamping: max(1, Int(next.timeIntervalSince(moment).rounded(.up)))))
+    }
+
+    /// How soon to ask the journal again when it could not be read.
+    static let retrySeconds: UInt32 = 30
+
+    /// The next look in `seconds`, or within the hour.
+    private func arm(seconds: UInt32) {
         MainLoop.cancel(timer)
-        timer = 0
-        guard let next = decision.next else { return }
-        let seconds = UInt32(clamping: max(1, Int(next.timeIntervalSince(moment).rounded(.up))))
         timer = MainLoop.after(seconds: min(seconds, Self.longestWait)) { [weak self] in
             self?.timer = 0
             self?.look()

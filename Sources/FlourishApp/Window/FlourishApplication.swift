@@ -68,8 +68,13 @@ public final class FlourishApplication {
         if appearance == nil {
             appearance = AppearanceWatcher { scheme in Self.follow(scheme) }
         }
-        if let mainWindow {
+        if let mainWindow, !mainWindow.isClosed {
             mainWindow.present()
+            return
+        }
+        // The window is going, or its journal is still being closed: open a new one after.
+        if mainWindow != nil || isClosing {
+            openWhenClosed = true
             return
         }
         // A second launch forwarded to this instance while the journal is still opening.
@@ -118,7 +123,7 @@ public final class FlourishApplication {
 
     /// Write entry (the reminder): the window, on a New Entry form.
     private func writeEntry() {
-        if let mainWindow {
+        if let mainWindow, !mainWindow.isClosed {
             mainWindow.showNewEntry()
             mainWindow.present()
         } else {
@@ -128,16 +133,35 @@ public final class FlourishApplication {
     }
 
     /// The window closed while the application keeps running (reminders are on): the journal is
-    /// closed, and opened again when the window is next asked for.
+    /// closed off the GTK thread (a sync in flight may take a while to end, and the service must
+    /// keep answering D-Bus meanwhile), and opened again when the window is next asked for.
     private func windowClosed() {
         guard let model, let store else { return }
-        model.finishPendingWork()
-        model.finishSyncWork()
-        store.close()
         self.mainWindow = nil
         self.model = nil
         self.store = nil
+        isClosing = true
+        DispatchQueue.global(qos: .userInitiated).async {
+            model.finishPendingWork()
+            model.finishSyncWork()
+            store.close()
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.isClosing = false
+                    // Asked for while it was closing (the menu, Write entry): open it now.
+                    if self.openWhenClosed {
+                        self.openWhenClosed = false
+                        self.activate()
+                    }
+                }
+            }
+        }
+        reminders?.journalChanged()
     }
+
+    /// The journal of a closed window is still being closed.
+    private var isClosing = false
+    private var openWhenClosed = false
 
     private func opened(_ result: Result<JournalStore, JournalError>) {
         isOpening = false

@@ -43,6 +43,8 @@ final class MainWindow {
 
     /// Told once the window has closed (the application may keep running for reminders).
     var onClosed: () -> Void = {}
+    /// Closing: it is not to be shown again.
+    private(set) var isClosed = false
 
     /// Told once the journal has passed its health check (the day's backup is written then).
     var onHealthy: () -> Void = {}
@@ -220,6 +222,7 @@ final class MainWindow {
             syncWindow = nil
             preferencesWindow = nil
             // Once this window is gone, not while GTK is still closing it.
+            isClosed = true
             MainLoop.after(milliseconds: 0) { [weak self] in self?.onClosed() }
         }
         return keepOpen

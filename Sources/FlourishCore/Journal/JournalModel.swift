@@ -322,7 +322,7 @@ public final class JournalModel {
 
     /// Blocks until every save and read already started has reached the disk. For quitting: no
     /// entry the person saved is lost because the window closed first.
-    public func finishPendingWork() {
+    public nonisolated func finishPendingWork() {
         work.sync {}
     }
 }

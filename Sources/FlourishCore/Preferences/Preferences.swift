@@ -67,12 +67,22 @@ public final class Preferences: @unchecked Sendable {
         set { set("reminder-time", newValue.description) }
     }
 
-    /// What the reminder's rules remember: the day it last came, and a Later still to come.
+    /// Turns the reminder on or off, at `time` when given, noting when (`setAt`): all at once,
+    /// and whether it reached the file.
+    public func saveReminder(on: Bool, time: ReminderTime?, setAt: Date) -> Bool {
+        var changes = ["reminder": on ? "true" : "false", "reminder-set-at": String(setAt.timeIntervalSince1970)]
+        if let time { changes["reminder-time"] = time.description }
+        return saved(changes)
+    }
+
+    /// What the reminder's rules remember: the day it last came, a Later still to come, and
+    /// when it was last set.
     public var reminderMemory: ReminderRules.Memory {
         get {
             lock.withLock {
                 ReminderRules.Memory(remindedDay: values["reminded-day"].flatMap { $0.isEmpty ? nil : $0 },
-                                     laterAt: values["reminder-later"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
+                                     laterAt: values["reminder-later"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
+                                     setAt: values["reminder-set-at"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
             }
         }
         set {
@@ -91,17 +101,32 @@ public final class Preferences: @unchecked Sendable {
     }
 
     private func set(_ changes: [String: String]) {
-        // Under the lock, so two writers cannot rename an older snapshot over a newer one.
+        saved(changes)
+    }
+
+    /// Writes `changes` and returns whether they reached the file. The file is read again first,
+    /// under a lock shared with other processes, and only `changes` are changed in it: another
+    /// Flourish (a window on another journal, `--remind`, the reminder service) may have
+    /// written other keys since this one read it, and they must not be put back as they were.
+    @discardableResult
+    func saved(_ changes: [String: String]) -> Bool {
+        // Under the lock, so two writers in this process cannot rename an older file over a newer one.
         lock.withLock {
-            values.merge(changes) { _, new in new }
-            let text = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
-            // Best effort: a preference that cannot be written only means asking again next time.
             let folder = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
-            if FileManager.default.createFile(atPath: path + ".new", contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) {
-                _ = rename(path + ".new", path)
-            }
+            let lockFile = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            defer { if lockFile >= 0 { close(lockFile) } }
+            if lockFile >= 0 { flock(lockFile, LOCK_EX) }
+            var current = Self.read(path)
+            current.merge(changes) { _, new in new }
+            values = current
+            let text = current.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+            // Best effort for the window's choices: one that cannot be written only means asking
+            // again next time. Callers that must know (the reminder) check the answer.
+            guard FileManager.default.createFile(atPath: path + ".new", contents: Data(text.utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else { return false }
+            return rename(path + ".new", path) == 0
         }
     }
 }

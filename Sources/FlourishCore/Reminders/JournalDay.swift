@@ -6,25 +6,28 @@ import GRDB
 /// create, upgrade or lock the file to ask.
 public enum JournalDay {
     /// An entry dated from `start` (inclusive) to `end` (exclusive): a day, from local midnight
-    /// to the next. A journal that is missing or cannot be read has none, so the reminder comes.
-    public static func hasEntry(journal path: String, from start: Date, to end: Date) -> Bool {
+    /// to the next. A journal not made yet has none; nil when it could not be read now (busy,
+    /// or being written), for the caller to ask again rather than guess.
+    public static func hasEntry(journal path: String, from start: Date, to end: Date) -> Bool? {
         guard FileManager.default.fileExists(atPath: path) else { return false }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "journal (reminder)"
-        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
+        configuration.busyMode = .timeout(2)
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
         defer { try? queue.close() }
         // The stored text sorts as time does (see `ExportedTime.stored`), through the date index.
-        return (try? queue.read { db in
+        guard let found = try? queue.read({ db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE created_at >= ? AND created_at < ? LIMIT 1",
                               arguments: [ExportedTime(start).stored, ExportedTime(end).stored])
-        }) ?? nil ?? false
+        }) else { return nil }
+        return found ?? false
     }
 
     /// Whether the journal has an entry for the day `now` falls on, in `calendar`.
-    public static func hasEntry(journal path: String, on now: Date, calendar: Calendar) -> Bool {
+    public static func hasEntry(journal path: String, on now: Date, calendar: Calendar) -> Bool? {
         let start = calendar.startOfDay(for: now)
-        guard let end = calendar.date(byAdding: .day, value: 1, to: start) else { return false }
+        guard let end = calendar.date(byAdding: .day, value: 1, to: start) else { return nil }
         return hasEntry(journal: path, from: start, to: end)
     }
 }

@@ -43,27 +43,37 @@ public struct LoginItem: Sendable {
         guard unlink(path) == 0 || errno == ENOENT else { throw CocoaError(.fileWriteNoPermission) }
     }
 
-    /// The desktop entry specification's quoting for an Exec argument, where one is needed.
+    /// An Exec argument as the desktop entry specification wants it: in double quotes where it
+    /// has a reserved character, with `"`, `` ` ``, `$` and `\` escaped inside them; then, the
+    /// value being a string, every backslash doubled again; and `%` doubled, as it is not a
+    /// field code.
     static func quoted(_ argument: String) -> String {
         let reserved = " \t\n\"'\\><~|&;$*?#()`"
-        guard argument.contains(where: { reserved.contains($0) }) else { return argument }
-        var escaped = ""
-        for character in argument {
-            if "\"`$\\".contains(character) { escaped.append("\\") }
-            escaped.append(character)
+        var value = argument
+        if argument.contains(where: { reserved.contains($0) }) {
+            var escaped = ""
+            for character in argument {
+                if "\"`$\\".contains(character) { escaped.append("\\") }
+                escaped.append(character)
+            }
+            value = "\"\(escaped)\""
         }
-        return "\"\(escaped)\""
+        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "%%")
     }
 
     /// How a login item starts this binary: "flourish" when that name on the PATH is this very
-    /// binary, else its full path (a build run from its folder).
-    public static func command(executable: String = CommandLine.arguments.first ?? "flourish",
+    /// binary, else its full path (a build run from its folder). `executable` is the running
+    /// binary (the kernel's link to it, whatever name it was started by) or, in tests, a path
+    /// or a bare name looked up on the PATH.
+    public static func command(executable: String = "/proc/self/exe",
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let binary = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
-        for folder in (environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("flourish").resolvingSymlinksInPath().path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate == binary ? "flourish" : binary }
+        let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let onPath = { (name: String) -> String? in
+            folders.map { URL(fileURLWithPath: $0).appendingPathComponent(name).path }.first { FileManager.default.isExecutableFile(atPath: $0) }
         }
+        let found = executable.contains("/") ? executable : onPath(executable) ?? executable
+        let binary = URL(fileURLWithPath: found).resolvingSymlinksInPath().path
+        if let named = onPath("flourish"), URL(fileURLWithPath: named).resolvingSymlinksInPath().path == binary { return "flourish" }
         return binary
     }
 }

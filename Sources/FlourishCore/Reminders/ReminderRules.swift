@@ -5,8 +5,9 @@ import Foundation
 /// whether to remind now and when to look again. The service asks after each timer, each
 /// wake from sleep and each change of the settings, so a wrong guess never lasts.
 ///
-/// - Once a day at most, at the chosen time or, for a machine asleep then, when it wakes the
-///   same day; a day missed entirely is not reminded later.
+/// - Once a day at most, at the chosen time or, for a machine asleep (or off) then, when it
+///   wakes the same day; a day missed entirely is not reminded later, nor a time chosen after
+///   it had passed that day.
 /// - Never when the journal has an entry for today.
 /// - **Later** reminds once more an hour on, the same day.
 public struct ReminderRules: Sendable {
@@ -22,10 +23,14 @@ public struct ReminderRules: Sendable {
         public var remindedDay: String?
         /// When a reminder put off with Later comes again.
         public var laterAt: Date?
+        /// When the reminder was turned on or its time changed: a time already past then counts
+        /// from the next day, so choosing 20:00 at 21:00 does not remind at once.
+        public var setAt: Date?
 
-        public init(remindedDay: String? = nil, laterAt: Date? = nil) {
+        public init(remindedDay: String? = nil, laterAt: Date? = nil, setAt: Date? = nil) {
             self.remindedDay = remindedDay
             self.laterAt = laterAt
+            self.setAt = setAt
         }
     }
 
@@ -57,11 +62,11 @@ public struct ReminderRules: Sendable {
             }
             return Decision(remindNow: false, memory: memory, next: later)
         }
-        if memory.remindedDay != today, let todays, now >= todays {
+        if memory.remindedDay != today, let todays, now >= todays, (memory.setAt ?? .distantPast) <= todays {
             memory.remindedDay = today
             return Decision(remindNow: true, memory: memory, next: tomorrows)
         }
-        let next = memory.remindedDay == today ? tomorrows : todays
+        let next = memory.remindedDay == today || todays.map({ now >= $0 }) ?? true ? tomorrows : todays
         return Decision(remindNow: false, memory: memory, next: next)
     }
 

@@ -97,12 +97,24 @@ final class ReminderRulesTests: XCTestCase {
         XCTAssertEqual(flown.next, at("2026-11-27 20:00", in: "America/New_York"), "20:00 where the person is")
     }
 
-    func testADayWhoseClockSkipsTheTimeStillHasANextReminder() {
-        // Paris skips 02:00–03:00 on 29 March 2026.
+    func testATimeChosenAfterItPassedCountsFromTheNextDay() {
+        // Turned on at 21:00 for 20:00: not at once, but tomorrow at 20:00.
+        let chosenLate = ReminderRules.Memory(setAt: at("2026-11-26 21:00"))
+        let now = paris.decide(now: at("2026-11-26 21:00"), time: eight, memory: chosenLate, wroteToday: false)
+        XCTAssertFalse(now.remindNow, "choosing a time that has passed reminds nobody at once")
+        XCTAssertEqual(now.next, at("2026-11-27 20:00"))
+        XCTAssertTrue(paris.decide(now: at("2026-11-27 20:00"), time: eight, memory: chosenLate, wroteToday: false).remindNow)
+        // Set in the morning, the machine off at 20:00 and started at 22:00: reminded then.
+        let chosenEarly = ReminderRules.Memory(setAt: at("2026-11-26 08:00"))
+        XCTAssertTrue(paris.decide(now: at("2026-11-26 22:00"), time: eight, memory: chosenEarly, wroteToday: false).remindNow)
+    }
+
+    func testADayWhoseClockSkipsTheTimeRemindsWhenTheClockGetsPastIt() {
+        // Paris skips 02:00–03:00 on 29 March 2026: 02:30 that day is taken as 03:00.
         let skipped = paris.decide(now: at("2026-03-29 01:00"), time: ReminderTime(hour: 2, minute: 30)!, memory: .init(), wroteToday: false)
         XCTAssertFalse(skipped.remindNow)
-        XCTAssertNotNil(skipped.next)
-        XCTAssertGreaterThan(skipped.next!, at("2026-03-29 01:00"))
+        XCTAssertEqual(skipped.next, at("2026-03-29 03:00"))
+        XCTAssertTrue(paris.decide(now: at("2026-03-29 03:00"), time: ReminderTime(hour: 2, minute: 30)!, memory: .init(), wroteToday: false).remindNow)
     }
 
     func testTimesAreReadAsHoursAndMinutesAndNothingElse() {
