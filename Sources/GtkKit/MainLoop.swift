@@ -41,23 +41,23 @@ public enum MainLoop {
 
     /// Calls `action` once after `milliseconds` on the GTK thread.
     public static func after(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
-        let box = Unmanaged.passRetained(SignalBox(action) as AnyObject).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-            let run = (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<@MainActor () -> Void>).handler
-            MainActor.assumeIsolated { run() }
-            return 0 // G_SOURCE_REMOVE
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<AnyObject>.fromOpaque(data).release()
-        })
+        once(action) { run, box, release in g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, box, release) }
     }
 
     /// Calls `action` once after about `seconds` (GLib groups such timers so the machine wakes
     /// less); `cancel` with the returned id stops it first.
     @discardableResult
     public static func after(seconds: UInt32, _ action: @escaping @MainActor () -> Void) -> UInt32 {
+        once(action) { run, box, release in g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, seconds, run, box, release) }
+    }
+
+    /// A one-shot GLib source around `action`: `add` gets the callback, the boxed closure and
+    /// what releases the box once the source is gone (run, or cancelled).
+    @discardableResult
+    private static func once(_ action: @escaping @MainActor () -> Void,
+                             add: (GSourceFunc, UnsafeMutableRawPointer, GDestroyNotify) -> guint) -> guint {
         let box = Unmanaged.passRetained(SignalBox(action) as AnyObject).toOpaque()
-        return g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, seconds, { data in
+        return add({ data in
             let run = (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<@MainActor () -> Void>).handler
             MainActor.assumeIsolated { run() }
             return 0 // G_SOURCE_REMOVE

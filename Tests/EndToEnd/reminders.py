@@ -10,6 +10,7 @@ would send it; the window that opens is read through the accessibility tree (AT-
 Each scenario has its own XDG folders (so its own journal, preferences and login item) and its
 own notification server (so notification ids start at 1).
 """
+import contextlib
 import datetime
 import json
 import os
@@ -84,6 +85,16 @@ class Scenario:
         with open(preferences, "w") as file:
             file.writelines(lines)
 
+    def import_today(self, title):
+        """Imports an entry written now, from a terminal (`flourish --import`); whether it worked."""
+        words = os.path.join(self.home, "today.json")
+        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        with open(words, "w") as file:
+            json.dump({"format": "flourish-journal", "version": 1, "exported_at": now, "tags": [],
+                       "entries": [{"uuid": "77777777-7777-4777-8777-777777777770", "title": title, "body": "",
+                                    "mood": 1, "mood_title": "really good", "created_at": now, "tags": []}]}, file)
+        return self.flourish("--import", words).returncode == 0
+
     def start_service(self):
         log = open(os.path.join(self.home, "service.log"), "a")
         self.service = subprocess.Popen([BINARY, "--gapplication-service"], env=self.environment, stdout=log, stderr=log)
@@ -106,6 +117,24 @@ class Scenario:
             self.service.wait()
 
 
+@contextlib.contextmanager
+def running(name):
+    """A scenario and its notification server, both stopped after, whatever happened."""
+    scenario, server = Scenario(name), NotificationServer()
+    try:
+        yield scenario, server
+    finally:
+        scenario.stop()
+        server.stop()
+
+
+def reminded(scenario, server):
+    """The service started after a time set yesterday has passed today: it reminds at once."""
+    scenario.remind_since_yesterday(minute(-1))
+    scenario.start_service()
+    return wait_for("the reminder", lambda: server.calls("Notify"))
+
+
 def minute(offset=0):
     return (datetime.datetime.now() + datetime.timedelta(minutes=offset)).strftime("%H:%M")
 
@@ -117,8 +146,7 @@ def new_entry_form_shown(app):
 
 def reminded_at_its_time_and_write_entry_opens_the_form():
     print("reminders: set a minute ahead, the reminder comes at its time; Write entry opens a New Entry form", flush=True)
-    scenario, server = Scenario("at-its-time"), NotificationServer()
-    try:
+    with running("at-its-time") as (scenario, server):
         # Just past a minute's start, so "a minute ahead" is never a second away.
         while datetime.datetime.now().second > 50:
             time.sleep(1)
@@ -154,33 +182,21 @@ def reminded_at_its_time_and_write_entry_opens_the_form():
         check(f"--remind off turns it off ({done.stdout.strip()})", done.returncode == 0 and done.stdout.strip() == "Daily reminder off.")
         check("the login item goes", not os.path.exists(scenario.login_item))
         check("and the background service ends", wait_for("the service to end", lambda: scenario.service.poll() is not None) is not None)
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def the_click_on_the_reminder_opens_the_form():
     print("reminders: a time already past today reminds at once; a click on the notification opens the form", flush=True)
-    scenario, server = Scenario("click"), NotificationServer()
-    try:
-        scenario.remind_since_yesterday(minute(-1))
-        scenario.start_service()
-        reminded = wait_for("the reminder", lambda: server.calls("Notify"))
-        check("a service started after the time, the same day, reminds at once (as a machine waking from sleep)", len(reminded) == 1)
+    with running("click") as (scenario, server):
+        calls = reminded(scenario, server)
+        check("a service started after the time, the same day, reminds at once (as a machine waking from sleep)", len(calls) == 1)
         server.invoke(1, "default")
         check("a click on it opens the window on a New Entry form", new_entry_form_shown(scenario.app()) is not None)
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def a_reminder_left_alone_is_withdrawn_once_today_is_written():
     print("reminders: a reminder nobody clicked is withdrawn once an entry for today is saved", flush=True)
-    scenario, server = Scenario("withdrawn"), NotificationServer()
-    try:
-        scenario.remind_since_yesterday(minute(-1))
-        scenario.start_service()
-        wait_for("the reminder", lambda: server.calls("Notify"))
+    with running("withdrawn") as (scenario, server):
+        reminded(scenario, server)
         # Opened from the menu: the launch is handed to the running service, one process.
         opened = subprocess.run([BINARY], env=scenario.environment, capture_output=True, timeout=30)
         check("opening Flourish joins the running service (one process)", opened.returncode == 0)
@@ -196,39 +212,21 @@ def a_reminder_left_alone_is_withdrawn_once_today_is_written():
         close = wait_for("the withdrawal", lambda: server.calls("CloseNotification"))
         check("the reminder on screen is withdrawn", len(close) == 1 and "<1>" in close[0])
         check("and no second one comes", len(server.calls("Notify")) == 1)
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def an_entry_written_elsewhere_withdraws_it_too():
     print("reminders: an entry for today from a terminal, no window open, withdraws the reminder", flush=True)
-    scenario, server = Scenario("imported"), NotificationServer()
-    try:
-        scenario.remind_since_yesterday(minute(-1))
-        scenario.start_service()
-        wait_for("the reminder", lambda: server.calls("Notify"))
-        words = os.path.join(scenario.home, "today.json")
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-        with open(words, "w") as file:
-            json.dump({"format": "flourish-journal", "version": 1, "exported_at": now, "tags": [],
-                       "entries": [{"uuid": "77777777-7777-4777-8777-777777777770", "title": "From a terminal", "body": "",
-                                    "mood": 1, "mood_title": "really good", "created_at": now, "tags": []}]}, file)
-        check("an entry for today comes in from a terminal", scenario.flourish("--import", words).returncode == 0)
+    with running("imported") as (scenario, server):
+        reminded(scenario, server)
+        check("an entry for today comes in from a terminal", scenario.import_today("From a terminal"))
         close = wait_for("the withdrawal", lambda: server.calls("CloseNotification"), timeout=15)
         check("the reminder on screen is withdrawn, with no window open", len(close) == 1)
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def later_puts_it_off_an_hour():
     print("reminders: Later puts the reminder off an hour", flush=True)
-    scenario, server = Scenario("later"), NotificationServer()
-    try:
-        scenario.remind_since_yesterday(minute(-1))
-        scenario.start_service()
-        wait_for("the reminder", lambda: server.calls("Notify"))
+    with running("later") as (scenario, server):
+        reminded(scenario, server)
         pressed = time.time()
         server.invoke(1, "app.reminder-later")
         preferences = os.path.join(scenario.home, "config", "flourish", "preferences")
@@ -242,35 +240,21 @@ def later_puts_it_off_an_hour():
         time.sleep(2)
         check("not before", len(server.calls("Notify")) == 1)
         check("and no window opened for it", find(pyatspi.Registry.getDesktop(0), "text", "Title") is None)
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def a_time_chosen_after_it_passed_waits_for_tomorrow():
     print("reminders: a time chosen after it has passed today does not remind at once", flush=True)
-    scenario, server = Scenario("chosen-late"), NotificationServer()
-    try:
+    with running("chosen-late") as (scenario, server):
         scenario.flourish("--remind", minute(-1))
         scenario.start_service()
         time.sleep(4)
         check("no notification today for a time already past when it was chosen", server.calls("Notify") == [])
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def no_reminder_when_today_is_written():
     print("reminders: with an entry for today, no notification at all; a bad time changes nothing", flush=True)
-    scenario, server = Scenario("written"), NotificationServer()
-    try:
-        words = os.path.join(scenario.home, "today.json")
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-        with open(words, "w") as file:
-            json.dump({"format": "flourish-journal", "version": 1, "exported_at": now, "tags": [],
-                       "entries": [{"uuid": "99999999-9999-4999-8999-999999999999", "title": "Already written", "body": "",
-                                    "mood": 2, "mood_title": "okay", "created_at": now, "tags": []}]}, file)
-        check("an entry for today is in the journal", scenario.flourish("--import", words).returncode == 0)
+    with running("written") as (scenario, server):
+        check("an entry for today is in the journal", scenario.import_today("Already written"))
         for bad in ["25:00", "8pm"]:
             refused = scenario.flourish("--remind", bad)
             check(f"--remind {bad} is refused with a message ({refused.stderr.splitlines()[0] if refused.stderr else ''})",
@@ -281,9 +265,6 @@ def no_reminder_when_today_is_written():
         scenario.start_service()
         time.sleep(4)
         check("no notification", server.calls("Notify") == [])
-    finally:
-        scenario.stop()
-        server.stop()
 
 
 def main():
