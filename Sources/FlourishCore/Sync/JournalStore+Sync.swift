@@ -137,10 +137,7 @@ extension JournalStore {
                         entry.revivedAt = revived[name]
                         changes.append(entry)
                     } else if let deletedAt = tombstones[name] {
-                        var deleted = SyncChange(kind: .deleted)
-                        deleted.uuid = name
-                        deleted.deletedAt = deletedAt
-                        changes.append(deleted)
+                        changes.append(.deleted(name, at: deletedAt))
                     }
                     // Neither: a row that cannot be read stays on this machine as it is.
                 }

@@ -311,7 +311,12 @@ private struct SyncApplier {
     }
 
     private func exists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM tag WHERE key = ?", arguments: [TagName.key(name)]) ?? false
+        try existingTagID(name) != nil
+    }
+
+    /// The id of the tag here with this name, in any case.
+    private func existingTagID(_ name: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(name)])
     }
 
     private func recordMade(_ name: String, at: String) throws {
@@ -349,18 +354,18 @@ private struct SyncApplier {
     }
 
     private mutating func tagID(named name: String) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(name)]) { return id }
+        if let id = try existingTagID(name) { return id }
         try db.execute(sql: "INSERT INTO tag (name, key) VALUES (?, ?)", arguments: [name, TagName.key(name)])
         receipt.received += 1
         return db.lastInsertedRowID
     }
 
     private mutating func rename(_ old: String, to new: String) throws {
-        guard let source = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(old)]) else {
+        guard let source = try existingTagID(old) else {
             _ = try tagID(named: new)
             return
         }
-        let target = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(new)])
+        let target = try existingTagID(new)
         if let target, target != source {
             try merge(old, into: new)
         } else {
@@ -370,7 +375,7 @@ private struct SyncApplier {
     }
 
     private mutating func merge(_ source: String, into target: String) throws {
-        guard let from = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE key = ?", arguments: [TagName.key(source)]) else { return }
+        guard let from = try existingTagID(source) else { return }
         let into = try tagID(named: target)
         guard from != into else { return }
         try db.execute(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, tag_id) SELECT entry_id, ? FROM entry_tag WHERE tag_id = ?",

@@ -35,10 +35,8 @@ extension JournalStore {
                 entry?.revivedAt = revivals[uuid]
                 return entry
             }
-            for row in try Row.fetchAll(db, sql: "SELECT uuid, deleted_at FROM sync_tombstone ORDER BY uuid") {
-                var deleted = SyncChange(kind: .deleted)
-                (deleted.uuid, deleted.deletedAt) = (row["uuid"], row["deleted_at"])
-                changes.append(deleted)
+            changes += try Row.fetchAll(db, sql: "SELECT uuid, deleted_at FROM sync_tombstone ORDER BY uuid").map {
+                .deleted($0["uuid"], at: $0["deleted_at"])
             }
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM entry_version ORDER BY id") {
                 if let version = try Self.keptVersion(id: id, db) { changes.append(version) }

@@ -169,11 +169,11 @@ public final class JournalSync: @unchecked Sendable {
         for file in files where file.machine == state.machine && file.kind == .batch && !applied.contains(file.text) {
             // Written here by a sync that stopped before it could note it.
             try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
+            applied.insert(file.text)
         }
         let others = files.filter { $0.machine != state.machine }
         if isBehind(others, applied: applied) {
-            try takeSnapshots(others.filter { $0.kind == .snapshot }, into: &report, counter: &counter)
-            applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+            try takeSnapshots(others.filter { $0.kind == .snapshot }, applied: &applied, into: &report, counter: &counter)
         }
         var waiting: [String: [SyncFileName]] = [:]
         for file in others where file.kind == .batch && !applied.contains(file.text) {
@@ -183,7 +183,7 @@ public final class JournalSync: @unchecked Sendable {
         for machine in waiting.keys.sorted() {
             for file in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
                 do {
-                    let batch = try read(file.text, machine: machine, number: file.number)
+                    let batch = try open(file, as: SyncBatch.self)
                     let receipt = try store.apply(batch, fileName: file.text)
                     report.received += receipt.received
                     report.conflicts += receipt.conflicts
@@ -218,8 +218,8 @@ public final class JournalSync: @unchecked Sendable {
 
     /// Reads the snapshots not read here yet and applies each that holds a batch not applied
     /// here, the one holding most first. A snapshot is needed once at most: after it, every
-    /// batch it holds counts as applied.
-    private func takeSnapshots(_ snapshots: [SyncFileName], into report: inout SyncReport,
+    /// batch it holds counts as applied (here, and in `applied`).
+    private func takeSnapshots(_ snapshots: [SyncFileName], applied: inout Set<String>, into report: inout SyncReport,
                                counter: inout Counter) throws(SyncError) {
         let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
         let unread = snapshots.filter { !read.contains($0.text) }
@@ -227,13 +227,12 @@ public final class JournalSync: @unchecked Sendable {
         var opened: [(file: SyncFileName, snapshot: SyncSnapshot)] = []
         for file in unread {
             do {
-                opened.append((file, try readSnapshot(file)))
+                opened.append((file, try open(file, as: SyncSnapshot.self)))
             } catch .refusedFile(let refused) {
                 report.refused.append(refused)
             }
             counter.step()
         }
-        var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
         for (file, snapshot) in opened.sorted(by: { $0.snapshot.batches.count > $1.snapshot.batches.count }) {
             let names = snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) }
             if names.contains(where: { !applied.contains($0) }) {
@@ -251,21 +250,21 @@ public final class JournalSync: @unchecked Sendable {
         }
     }
 
-    private func readSnapshot(_ file: SyncFileName) throws(SyncError) -> SyncSnapshot {
+    /// A machine's file (a batch or a snapshot) opened with the key and read; refused whole when
+    /// it fails its seal, does not decode, or says it is another machine's or another number.
+    private func open<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type) throws(SyncError) -> Contents {
         guard let sealed = try place.read(file.text) else { throw .refusedFile(name: file.text) }
         let plain = try key.open(sealed, name: file.text, journal: journal)
-        guard let snapshot = try? JSONDecoder().decode(SyncSnapshot.self, from: plain), snapshot.machine == file.machine,
-              snapshot.number == file.number
+        guard let contents = try? JSONDecoder().decode(Contents.self, from: plain), contents.machine == file.machine,
+              contents.number == file.number
         else { throw .refusedFile(name: file.text) }
-        return snapshot
+        return contents
     }
 
-    private func read(_ name: String, machine: String, number: Int) throws(SyncError) -> SyncBatch {
-        guard let sealed = try place.read(name) else { throw .refusedFile(name: name) }
-        let plain = try key.open(sealed, name: name, journal: journal)
-        guard let batch = try? JSONDecoder().decode(SyncBatch.self, from: plain), batch.machine == machine, batch.number == number
-        else { throw .refusedFile(name: name) }
-        return batch
+    /// `contents` encoded and sealed under `name`.
+    private func sealed(_ contents: some Encodable, name: String) -> Data {
+        // Encoding strings, numbers and arrays of them cannot fail.
+        key.seal((try? JSONEncoder().encode(contents)) ?? Data(), name: name, journal: journal)
     }
 
     // MARK: - Sending
@@ -296,10 +295,8 @@ public final class JournalSync: @unchecked Sendable {
         // A few at most: more names taken than that is a place that refuses every new file.
         for _ in 0..<16 {
             let name = SyncBatch.fileName(machine: machine, number: number)
-            // Encoding strings, numbers and arrays of them cannot fail.
-            let plain = (try? JSONEncoder().encode(SyncBatch(machine: machine, number: number, changes: changes))) ?? Data()
             do {
-                try place.create(name, contents: key.seal(plain, name: name, journal: journal))
+                try place.create(name, contents: sealed(SyncBatch(machine: machine, number: number, changes: changes), name: name))
                 return number
             } catch .fileExists {
                 // Written by a sync of this machine's that stopped before it could note it.
@@ -333,10 +330,8 @@ public final class JournalSync: @unchecked Sendable {
         let (changes, holds) = try worded { () throws(JournalError) in try store.snapshotContents() }
         let snapshot = SyncSnapshot(machine: machine, number: number, holds: SyncSnapshot.runs(of: holds), changes: changes)
         let name = SyncSnapshot.fileName(machine: machine, number: number)
-        // Encoding strings, numbers and arrays of them cannot fail.
-        let plain = (try? JSONEncoder().encode(snapshot)) ?? Data()
         do {
-            try place.create(name, contents: key.seal(plain, name: name, journal: journal))
+            try place.create(name, contents: sealed(snapshot, name: name))
         } catch .fileExists {
             // Written by a sync of this machine's that stopped before it could remove the batches.
         }

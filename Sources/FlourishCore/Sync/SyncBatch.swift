@@ -1,8 +1,14 @@
 import Foundation
 
+/// What a machine's file says of itself: whose it is and its number, which must match its name.
+protocol SyncFileContents: Codable {
+    var machine: String { get }
+    var number: Int { get }
+}
+
 /// One file a machine writes to the place: the changes it made since its last batch, in the
 /// order it made them. Sealed whole (`JournalKey`), named `<machine>-<number>.batch`, written once.
-struct SyncBatch: Codable, Equatable {
+struct SyncBatch: SyncFileContents, Equatable {
     static let limit = 500
 
     var machine: String
@@ -90,6 +96,13 @@ struct SyncChange: Codable, Equatable {
     }
 
     init(kind: Kind) { self.kind = kind }
+
+    static func deleted(_ uuid: String, at deletedAt: String) -> SyncChange {
+        var change = SyncChange(kind: .deleted)
+        change.uuid = uuid
+        change.deletedAt = deletedAt
+        return change
+    }
 
     static func tag(_ kind: Kind, _ name: String, to: String? = nil, at: String) -> SyncChange {
         var change = SyncChange(kind: kind)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Named `<machine>-<number>.snapshot`, the number being the last batch of its own it holds
 /// (batch numbers stay one unbroken run per machine). Sealed whole, written once, like a batch.
-struct SyncSnapshot: Codable, Equatable {
+struct SyncSnapshot: SyncFileContents, Equatable {
     /// A machine writes a snapshot once this many batches of its own are not in one yet.
     static let everyBatches = 100
     /// Behind by more batches than this, a machine reads the snapshots first: one file, not
