@@ -31,29 +31,14 @@ final class PreferencesWindow {
         heading.addClass("heading")
         heading.alignStart()
         content.append(heading)
-        let switchRow = Box(.horizontal, spacing: 12)
-        let switchLabel = Label(tr("Remind me to write each day"))
-        switchLabel.alignStart()
-        switchLabel.expand(horizontally: true)
-        switchRow.append(switchLabel)
         reminderSwitch.setAccessibleLabel(tr("Daily reminder"))
         reminderSwitch.align(vertical: .center)
-        switchRow.append(reminderSwitch)
-        content.append(switchRow)
-
-        let timeRow = Box(.horizontal, spacing: 6)
-        let timeLabel = Label(tr("At"))
-        timeLabel.alignStart()
-        timeLabel.expand(horizontally: true)
-        timeRow.append(timeLabel)
+        content.append(Self.row(tr("Remind me to write each day"), spacing: 12, [reminderSwitch]))
         hourField.setAccessibleLabel(tr("Reminder hour"))
         minuteField.setAccessibleLabel(tr("Reminder minute"))
         minuteField.showsLeadingZeros()
         hourField.showsLeadingZeros()
-        timeRow.append(hourField)
-        timeRow.append(Label(":"))
-        timeRow.append(minuteField)
-        content.append(timeRow)
+        content.append(Self.row(tr("At"), spacing: 6, [hourField, Label(":"), minuteField]))
 
         let hint = Label(tr("A notification at this time if you have not written that day, even when Flourish is closed. Later reminds you again an hour on."))
         hint.enableWrapping()
@@ -72,6 +57,17 @@ final class PreferencesWindow {
         reminderSwitch.onToggled { [unowned self] in changed() }
         hourField.onValueChanged { [unowned self] in changed() }
         minuteField.onValueChanged { [unowned self] in changed() }
+    }
+
+    /// A line of the window: its words at the start, taking the room, its controls at the end.
+    private static func row(_ words: String, spacing: Int32, _ controls: [Widget]) -> Box {
+        let row = Box(.horizontal, spacing: spacing)
+        let label = Label(words)
+        label.alignStart()
+        label.expand(horizontally: true)
+        row.append(label)
+        for control in controls { row.append(control) }
+        return row
     }
 
     func present() {

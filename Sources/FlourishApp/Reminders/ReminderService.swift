@@ -49,13 +49,9 @@ final class ReminderService {
         // The folder must exist for its file to be watched.
         try? FileManager.default.createDirectory(atPath: (preferences.path as NSString).deletingLastPathComponent,
                                                  withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Only the preferences are watched while reminders are off: turning them on (here or from
+        // a terminal) is all there is to hear, and start-up pays for nothing more.
         preferencesWatch = FileWatch(path: preferences.path) { [weak self] in self?.preferencesChanged() }
-        // Entries written with no window open here (an import from a terminal, a sync in another
-        // process) reach the journal file or its write-ahead log: today may be written now.
-        journalWatches = [journalPath, journalPath + "-wal"].compactMap { path in
-            FileWatch(path: path) { [weak self] in self?.journalChanged() }
-        }
-        sleepWatch = SleepWatch { [weak self] in self?.look() }
         preferencesChanged()
     }
 
@@ -66,6 +62,13 @@ final class ReminderService {
             if !isHolding {
                 isHolding = true
                 application.hold()
+                // Entries written with no window open here (an import from a terminal, a sync in
+                // another process) reach the journal file or its write-ahead log: today may be
+                // written now. And timers count only time awake.
+                journalWatches = [journalPath, journalPath + "-wal"].compactMap { path in
+                    FileWatch(path: path) { [weak self] in self?.journalChanged() }
+                }
+                sleepWatch = SleepWatch { [weak self] in self?.look() }
             }
             look()
         } else {
@@ -74,6 +77,8 @@ final class ReminderService {
             withdraw()
             if isHolding {
                 isHolding = false
+                journalWatches = []
+                sleepWatch = nil
                 application.release()
             }
         }

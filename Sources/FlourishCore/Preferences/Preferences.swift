@@ -51,7 +51,7 @@ public final class Preferences: @unchecked Sendable {
         }
         set {
             guard let newValue else { return }
-            set(["window-width": String(newValue.width), "window-height": String(newValue.height)])
+            saved(["window-width": String(newValue.width), "window-height": String(newValue.height)])
         }
     }
 
@@ -86,7 +86,7 @@ public final class Preferences: @unchecked Sendable {
             }
         }
         set {
-            set(["reminded-day": newValue.remindedDay ?? "",
+            saved(["reminded-day": newValue.remindedDay ?? "",
                  "reminder-later": newValue.laterAt.map { String($0.timeIntervalSince1970) } ?? ""])
         }
     }
@@ -97,11 +97,7 @@ public final class Preferences: @unchecked Sendable {
     }
 
     private func set(_ key: String, _ value: String) {
-        set([key: value])
-    }
-
-    private func set(_ changes: [String: String]) {
-        saved(changes)
+        saved([key: value])
     }
 
     /// Writes `changes` and returns whether they reached the file. The file is read again first,
