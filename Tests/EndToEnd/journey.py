@@ -1019,21 +1019,26 @@ def main():
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
                 daylio_backup_arrives, journal_syncs_through_a_folder]
-    # JOURNEY=N runs only the N-th (from 1), for working on one; the test command runs them all.
+    return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
+                        after_failure=lambda: subprocess.run(["pkill", "-f", BINARY], check=False))
+
+
+def run_journeys(journeys, label, where, after_failure=lambda: None):
+    """Runs the journeys in order and prints the tally; returns the exit status. JOURNEY=N runs
+    only the N-th (from 1), for working on one; the test command runs them all."""
     only = int(os.environ.get("JOURNEY", "0"))
     try:
         for number, journey in enumerate(journeys, start=1):
             if only in (0, number):
                 journey()
     except Exception as failure:  # a Failure, or the journey itself broke: either way, red
-        shot = screenshot("failure.png")
-        print(f"  FAIL {failure}\n  (screenshot: {shot}; app log: {os.path.join(WORK, 'app.log')})", flush=True)
-        subprocess.run(["pkill", "-f", BINARY], check=False)
-        print(f"e2e: {passed} passed, 1 failed")
+        shot = screenshot(f"{label}-failure.png")
+        print(f"  FAIL {failure}\n  (screenshot: {shot}; {where})", flush=True)
+        after_failure()
+        print(f"{label}: {passed} passed, 1 failed")
         return 1
-    print(f"e2e: {passed} passed, 0 failed")
+    print(f"{label}: {passed} passed, 0 failed")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

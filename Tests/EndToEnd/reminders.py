@@ -275,18 +275,7 @@ def main():
                 a_reminder_left_alone_is_withdrawn_once_today_is_written, an_entry_written_elsewhere_withdraws_it_too,
                 later_puts_it_off_an_hour,
                 a_time_chosen_after_it_passed_waits_for_tomorrow, no_reminder_when_today_is_written]
-    only = int(os.environ.get("JOURNEY", "0"))
-    try:
-        for number, run in enumerate(journeys, start=1):
-            if only in (0, number):
-                run()
-    except Exception as failure:
-        shot = journey.screenshot("reminders-failure.png")
-        print(f"  FAIL {failure}\n  (screenshot: {shot}; folders: {os.path.join(WORK, 'reminders')})", flush=True)
-        print(f"reminders: {journey.passed} passed, 1 failed")
-        return 1
-    print(f"reminders: {journey.passed} passed, 0 failed")
-    return 0
+    return journey.run_journeys(journeys, "reminders", f"folders: {os.path.join(WORK, 'reminders')}")
 
 
 if __name__ == "__main__":
