@@ -69,8 +69,10 @@ func readNewPassphrase() -> String {
 func finishSync(_ report: SyncReport, _ store: JournalStore) -> Never {
     store.close()
     print(String(format: tr("Synced: %@."), report.summary))
-    guard report.refused.isEmpty else {
-        failedSync(.refusedFile(name: report.refused.joined(separator: ", ")))
+    // Files refused, skipped or missing at the place: said, and the exit status says it too.
+    if let problem = report.problem {
+        FileHandle.standardError.write(Data("flourish: \(problem)\n".utf8))
+        exit(1)
     }
     exit(0)
 }
@@ -88,7 +90,7 @@ func runSyncSetup(_ store: JournalStore, target: String) -> Never {
         let kept = SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
         let report = try sync.sync()
         // Said once the sync went well: a failure is one line alone.
-        if report.refused.isEmpty { sayWhereSecretsAre(kept) }
+        if report.problem == nil { sayWhereSecretsAre(kept) }
         finishSync(report, store)
     } catch {
         failedSync(error)

@@ -118,8 +118,9 @@ final class SyncController {
             progress = nil
             guard started == generation else { return }
             switch result {
-            case .success(let report) where report.refused.isEmpty: status = .synced(Date())
-            case .success(let report): status = .problem(SyncError.refusedFile(name: report.refused.joined(separator: ", ")).errorDescription ?? "")
+            case .success(let report):
+                // Files refused, skipped or missing at the place are said until a sync is whole.
+                status = report.problem.map { .problem($0) } ?? .synced(Date())
             case .failure(let error): show(error)
             }
             if runAgain {

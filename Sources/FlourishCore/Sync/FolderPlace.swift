@@ -41,18 +41,41 @@ public struct FolderPlace: SyncPlace {
         return names
     }
 
+    /// Only a regular file, not through a link, and no larger than `SyncLimits.largestFile`:
+    /// anything else under a name sync reads (a pipe that would block, a link to a device, a
+    /// sparse file of gigabytes) is `.skippedFile`, never opened or never read whole.
     public func read(_ name: String) throws(SyncError) -> Data? {
         let file = full(name)
-        guard let handle = FileHandle(forReadingAtPath: file) else {
-            if errno == ENOENT || !FileManager.default.fileExists(atPath: file) { return nil }
+        var status = stat()
+        guard lstat(file, &status) == 0 else {
+            if errno == ENOENT { return nil }
             throw failure(errno)
         }
-        defer { try? handle.close() }
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            throw .unreachable(place: path, reason: error.localizedDescription)
+        guard Self.isReadable(status) else { throw .skippedFile(name: name) }
+        // Not following a link, and not waiting on a pipe put there since the look.
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw .skippedFile(name: name) }
+            throw failure(errno)
         }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
+        guard Self.isReadable(status) else { throw .skippedFile(name: name) }
+        var contents = Data(capacity: Int(status.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 { if errno == EINTR { continue }; throw failure(errno) }
+            if got == 0 { return contents }
+            contents.append(contentsOf: chunk[..<got])
+            // It grew since the look: stopped at the limit, not read on.
+            guard contents.count <= SyncLimits.largestFile else { throw .skippedFile(name: name) }
+        }
+    }
+
+    private static func isReadable(_ status: stat) -> Bool {
+        (status.st_mode & S_IFMT) == S_IFREG && status.st_size <= SyncLimits.largestFile
     }
 
     public func create(_ name: String, contents: Data) throws(SyncError) {

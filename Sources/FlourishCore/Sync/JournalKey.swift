@@ -12,15 +12,22 @@ public struct JournalKey: Sendable, Equatable {
     static let length = Int(crypto_aead_xchacha20poly1305_ietf_keybytes())
     static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_npubbytes())
     static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_abytes())
-    /// What every sealed file starts with: the format, so a later one can be told apart.
-    static let magic = Array("FLS1".utf8)
+    /// What every sealed file starts with: the format, so a later one can be told apart. Files
+    /// written now are padded (`SyncPadding`); files of the first format are not, and are still
+    /// read.
+    static let magic = Array("FLS2".utf8)
+    static let unpaddedMagic = Array("FLS1".utf8)
 
-    let bytes: [UInt8]
+    /// The key's bytes, wiped from memory once the last copy of the key is gone.
+    private let secret: WipedBytes
+    var bytes: [UInt8] { secret.bytes }
 
     init(bytes: [UInt8]) {
         precondition(bytes.count == Self.length, "a journal key is \(Self.length) bytes")
-        self.bytes = bytes
+        secret = WipedBytes(bytes)
     }
+
+    public static func == (lhs: JournalKey, rhs: JournalKey) -> Bool { lhs.bytes == rhs.bytes }
 
     /// The key as text, for the desktop's Secret Service only: never a file, a log or a message.
     public var exported: String { Data(bytes).base64EncodedString() }
@@ -36,18 +43,25 @@ public struct JournalKey: Sendable, Equatable {
         JournalKey(bytes: Sodium.random(length))
     }
 
-    /// `plaintext` sealed for the file `name` of `journal`: magic, nonce, ciphertext and tag.
-    public func seal(_ plaintext: Data, name: String, journal: String) -> Data {
-        Data(Self.magic) + Self.seal(Array(plaintext), key: bytes, context: Self.context(name: name, journal: journal))
+    /// `plaintext` padded (so its size tells no more than its bucket) and sealed for the file
+    /// `name` of `journal`: magic, nonce, ciphertext and tag.
+    public func seal(_ plaintext: Data, name: String, journal: String) throws(SyncError) -> Data {
+        guard let padded = SyncPadding.pad(Array(plaintext)) else {
+            throw .other(reason: tr("the journal is too large to sync (over 256 MiB)"))
+        }
+        return Data(Self.magic) + Self.seal(padded, key: bytes, context: Self.context(name: name, journal: journal))
     }
 
     /// The plaintext of the file `name` of `journal`, or `.refusedFile(name)` when it is not
     /// exactly what this key sealed under that name.
     public func open(_ sealed: Data, name: String, journal: String) throws(SyncError) -> Data {
         let bytes = Array(sealed)
-        guard bytes.count >= Self.magic.count, Array(bytes[..<Self.magic.count]) == Self.magic,
-              let plaintext = Self.open(Array(bytes[Self.magic.count...]), key: self.bytes,
-                                        context: Self.context(name: name, journal: journal))
+        guard bytes.count >= Self.magic.count else { throw .refusedFile(name: name) }
+        let magic = Array(bytes[..<Self.magic.count])
+        guard magic == Self.magic || magic == Self.unpaddedMagic,
+              let opened = Self.open(Array(bytes[Self.magic.count...]), key: self.bytes,
+                                     context: Self.context(name: name, journal: journal)),
+              let plaintext = magic == Self.magic ? SyncPadding.unpad(opened) : opened
         else { throw .refusedFile(name: name) }
         return Data(plaintext)
     }
@@ -82,6 +96,18 @@ public struct JournalKey: Sendable, Equatable {
         let status = crypto_aead_xchacha20poly1305_ietf_decrypt(&plaintext, &read, nil, ciphertext, UInt64(ciphertext.count),
                                                                 context, UInt64(context.count), nonce, key)
         return status == 0 ? Array(plaintext[..<Int(read)]) : nil
+    }
+}
+
+/// Bytes that are wiped (`sodium_memzero`) when nothing holds them any more: a key's.
+private final class WipedBytes: @unchecked Sendable {
+    // Only read after `init`, and wiped in `deinit`, when no one else can read it.
+    private(set) var bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    deinit {
+        bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress, $0.count) }
     }
 }
 

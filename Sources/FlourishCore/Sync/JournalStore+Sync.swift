@@ -72,7 +72,8 @@ extension JournalStore {
 
     private static func becomeNewMachine(file: String, _ db: Database) throws {
         let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
-        try setState(["machine": machine, "file": file, "next": "1", "sent": "0"], db)
+        // A new machine has no snapshot of its own yet: its old id's are another machine's now.
+        try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
         // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
         // deletion of a tag, an earlier version to send) stays queued.
         try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag')")

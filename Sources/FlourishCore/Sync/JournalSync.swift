@@ -8,6 +8,12 @@ public struct SyncReport: Sendable, Equatable {
     public var conflicts = 0
     /// Files at the place that failed their check: nothing of them was applied.
     public var refused: [String] = []
+    /// Files at the place that sync never reads: links, devices, pipes, or larger than
+    /// `SyncLimits.largestFile`.
+    public var skipped: [String] = []
+    /// The computers some of whose changes are missing at the place: a later file of theirs, or
+    /// another computer's, says they wrote a file that is not there.
+    public var missing: [String] = []
 
     public init() {}
 
@@ -19,6 +25,15 @@ public struct SyncReport: Sendable, Equatable {
             parts.append(String(format: tr("%@ conflicts kept as earlier versions"), "\(conflicts)"))
         }
         return parts.joined(separator: ", ")
+    }
+
+    /// What went wrong with files at the place, in words; nil when nothing did.
+    public var problem: String? {
+        var errors: [SyncError] = []
+        if !missing.isEmpty { errors.append(.missingChanges(computers: missing.joined(separator: ", "))) }
+        if !refused.isEmpty { errors.append(.refusedFile(name: refused.joined(separator: ", "))) }
+        if !skipped.isEmpty { errors.append(.skippedFile(name: skipped.joined(separator: ", "))) }
+        return errors.isEmpty ? nil : errors.compactMap(\.errorDescription).joined(separator: " ")
     }
 }
 
@@ -36,8 +51,11 @@ public final class JournalSync: @unchecked Sendable {
 
     public let store: JournalStore
     public let place: SyncPlace
-    private let key: JournalKey
-    private let journal: String
+    let key: JournalKey
+    let journal: String
+    /// This computer's name, sealed into what it writes so that others can say whose changes
+    /// are missing.
+    let computer = ProcessInfo.processInfo.hostName
 
     private init(store: JournalStore, place: SyncPlace, key: JournalKey, journal: String) {
         self.store = store
@@ -143,12 +161,14 @@ public final class JournalSync: @unchecked Sendable {
         try receive(state, files: files, into: &report, counter: &counter)
         let written = try send(state, counter: &counter)
         report.sent = written.changes
-        try compact(state, files: files + written.files)
+        try compact(state, files: files + written.files, into: &report)
+        // A file both checked as this machine's and in the way of its snapshot is said once.
+        report.refused = report.refused.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         return report
     }
 
     /// Files done of files known so far.
-    private struct Counter {
+    struct Counter {
         let progress: (Int, Int) -> Void
         var done = 0
         var total = 0
@@ -161,184 +181,26 @@ public final class JournalSync: @unchecked Sendable {
         }
     }
 
-    // MARK: - Receiving
-
-    private func receive(_ state: SyncState, files: [SyncFileName], into report: inout SyncReport,
-                         counter: inout Counter) throws(SyncError) {
-        var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
-        for file in files where file.machine == state.machine && file.kind == .batch && !applied.contains(file.text) {
-            // Written here by a sync that stopped before it could note it.
-            try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
-            applied.insert(file.text)
-        }
-        let others = files.filter { $0.machine != state.machine }
-        if isBehind(others, applied: applied) {
-            try takeSnapshots(others.filter { $0.kind == .snapshot }, applied: &applied, into: &report, counter: &counter)
-        }
-        var waiting: [String: [SyncFileName]] = [:]
-        for file in others where file.kind == .batch && !applied.contains(file.text) {
-            waiting[file.machine, default: []].append(file)
-        }
-        counter.expect(waiting.values.reduce(0) { $0 + $1.count })
-        for machine in waiting.keys.sorted() {
-            for file in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
-                do {
-                    let batch = try open(file, as: SyncBatch.self)
-                    let receipt = try store.apply(batch, fileName: file.text)
-                    report.received += receipt.received
-                    report.conflicts += receipt.conflicts
-                    counter.step()
-                } catch .refusedFile(let refused) {
-                    // Nothing of it is applied, nor anything that machine wrote after it: its
-                    // later changes may build on it. It is read again next time (a syncing
-                    // tool may still have been writing it).
-                    report.refused.append(refused)
-                    break
-                }
-            }
-        }
-    }
-
-    /// Whether this machine should start from the snapshots: it is many batches behind (it just
-    /// joined), or a batch it never applied is gone from the place (its machine removed it once
-    /// a snapshot held it).
-    private func isBehind(_ others: [SyncFileName], applied: Set<String>) -> Bool {
-        let waiting = others.filter { $0.kind == .batch && !applied.contains($0.text) }
-        guard waiting.count <= snapshotsWhenBehind else { return true }
-        let present = Set(others.filter { $0.kind == .batch }.map(\.text))
-        var last: [String: Int] = [:]
-        for file in others { last[file.machine] = max(last[file.machine] ?? 0, file.number) }
-        return last.contains { machine, top in
-            (1...max(top, 1)).contains { number in
-                let name = SyncBatch.fileName(machine: machine, number: number)
-                return !present.contains(name) && !applied.contains(name)
-            }
-        }
-    }
-
-    /// Reads the snapshots not read here yet and applies each that holds a batch not applied
-    /// here, the one holding most first. A snapshot is needed once at most: after it, every
-    /// batch it holds counts as applied (here, and in `applied`).
-    private func takeSnapshots(_ snapshots: [SyncFileName], applied: inout Set<String>, into report: inout SyncReport,
-                               counter: inout Counter) throws(SyncError) {
-        let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
-        let unread = snapshots.filter { !read.contains($0.text) }
-        counter.expect(unread.count)
-        var opened: [(file: SyncFileName, snapshot: SyncSnapshot)] = []
-        for file in unread {
-            do {
-                opened.append((file, try open(file, as: SyncSnapshot.self)))
-            } catch .refusedFile(let refused) {
-                report.refused.append(refused)
-            }
-            counter.step()
-        }
-        for (file, snapshot) in opened.sorted(by: { $0.snapshot.batches.count > $1.snapshot.batches.count }) {
-            let names = snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) }
-            if names.contains(where: { !applied.contains($0) }) {
-                do {
-                    let receipt = try store.apply(snapshot, fileName: file.text)
-                    report.received += receipt.received
-                    report.conflicts += receipt.conflicts
-                    applied.formUnion(names)
-                } catch .refusedFile(let refused) {
-                    report.refused.append(refused)
-                    continue
-                }
-            }
-            try worded { () throws(JournalError) in try store.recordRead(snapshot: file.text) }
-        }
-    }
-
     /// A machine's file (a batch or a snapshot) opened with the key and read; refused whole when
-    /// it fails its seal, does not decode, or says it is another machine's or another number.
-    private func open<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type) throws(SyncError) -> Contents {
+    /// it fails its seal, does not decode, says it is another machine's or another number, or
+    /// says something out of bounds.
+    func open<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type) throws(SyncError) -> Contents {
         guard let sealed = try place.read(file.text) else { throw .refusedFile(name: file.text) }
         let plain = try key.open(sealed, name: file.text, journal: journal)
         guard let contents = try? JSONDecoder().decode(Contents.self, from: plain), contents.machine == file.machine,
-              contents.number == file.number
+              contents.number == file.number, contents.isBounded
         else { throw .refusedFile(name: file.text) }
         return contents
     }
 
     /// `contents` encoded and sealed under `name`.
-    private func sealed(_ contents: some Encodable, name: String) -> Data {
+    func sealed(_ contents: some Encodable, name: String) throws(SyncError) -> Data {
         // Encoding strings, numbers and arrays of them cannot fail.
-        key.seal((try? JSONEncoder().encode(contents)) ?? Data(), name: name, journal: journal)
-    }
-
-    // MARK: - Sending
-
-    /// Writes the changes not sent yet as new batches; returns how many changes went, and the
-    /// files written.
-    private func send(_ state: SyncState, counter: inout Counter) throws(SyncError) -> (changes: Int, files: [SyncFileName]) {
-        let (changes, upTo) = try worded { () throws(JournalError) in try store.pendingChanges() }
-        guard upTo > state.sent else { return (0, []) }
-        counter.expect((changes.count + SyncBatch.limit - 1) / SyncBatch.limit)
-        var number = try worded { () throws(JournalError) in try store.syncState()?.nextBatch } ?? state.nextBatch
-        var files: [SyncFileName] = []
-        for start in stride(from: 0, to: changes.count, by: SyncBatch.limit) {
-            let part = Array(changes[start..<min(start + SyncBatch.limit, changes.count)])
-            number = try write(part, machine: state.machine, from: number)
-            try worded { () throws(JournalError) in try store.recordWritten(machine: state.machine, batch: number) }
-            files.append(SyncFileName(machine: state.machine, number: number, kind: .batch))
-            counter.step()
-            number += 1
-        }
-        try worded { () throws(JournalError) in try store.recordSent(upTo: upTo) }
-        return (changes.count, files)
-    }
-
-    /// Writes one batch under the first free number from `number` on; returns the number used.
-    private func write(_ changes: [SyncChange], machine: String, from number: Int) throws(SyncError) -> Int {
-        var number = number
-        // A few at most: more names taken than that is a place that refuses every new file.
-        for _ in 0..<16 {
-            let name = SyncBatch.fileName(machine: machine, number: number)
-            do {
-                try place.create(name, contents: sealed(SyncBatch(machine: machine, number: number, changes: changes), name: name))
-                return number
-            } catch .fileExists {
-                // Written by a sync of this machine's that stopped before it could note it.
-                number += 1
-            }
-        }
-        throw .fileExists(name: SyncBatch.fileName(machine: machine, number: number))
-    }
-
-    // MARK: - Compacting
-
-    /// Once `snapshotEvery` batches of this machine's are in no snapshot of its own, writes one
-    /// holding everything applied here; then removes its own batches and older snapshots that
-    /// its newest snapshot holds. Only its own: another machine's files are that machine's.
-    private func compact(_ state: SyncState, files: [SyncFileName]) throws(SyncError) {
-        let own = files.filter { $0.machine == state.machine }
-        var newest = own.filter { $0.kind == .snapshot }.map(\.number).max() ?? 0
-        let loose = own.filter { $0.kind == .batch && $0.number > newest }
-        if loose.count >= snapshotEvery, let last = loose.map(\.number).max() {
-            try writeSnapshot(machine: state.machine, number: last)
-            newest = last
-        }
-        guard newest > 0 else { return }
-        for file in own where file.number < newest || (file.kind == .batch && file.number == newest) {
-            // A file left behind is removed by a later sync; it is no harm meanwhile.
-            try? place.remove(file.text)
-        }
-    }
-
-    private func writeSnapshot(machine: String, number: Int) throws(SyncError) {
-        let (changes, holds) = try worded { () throws(JournalError) in try store.snapshotContents() }
-        let snapshot = SyncSnapshot(machine: machine, number: number, holds: SyncSnapshot.runs(of: holds), changes: changes)
-        let name = SyncSnapshot.fileName(machine: machine, number: number)
-        do {
-            try place.create(name, contents: sealed(snapshot, name: name))
-        } catch .fileExists {
-            // Written by a sync of this machine's that stopped before it could remove the batches.
-        }
+        try key.seal((try? JSONEncoder().encode(contents)) ?? Data(), name: name, journal: journal)
     }
 
     /// Runs a store call, its error in sync's words.
-    private static func worded<T>(_ work: () throws(JournalError) -> T) throws(SyncError) -> T {
+    static func worded<T>(_ work: () throws(JournalError) -> T) throws(SyncError) -> T {
         do {
             return try work()
         } catch {
@@ -346,7 +208,7 @@ public final class JournalSync: @unchecked Sendable {
         }
     }
 
-    private func worded<T>(_ work: () throws(JournalError) -> T) throws(SyncError) -> T {
+    func worded<T>(_ work: () throws(JournalError) -> T) throws(SyncError) -> T {
         try Self.worded(work)
     }
 }

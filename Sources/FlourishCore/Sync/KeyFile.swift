@@ -48,7 +48,7 @@ public struct KeyFile: Codable, Sendable, Equatable {
         defer { sodium_memzero(&wrapping, wrapping.count) }
         self.init(journal: journal, ops: ops, memory: memory, salt: salt,
                   wrapped: JournalKey.seal(key.bytes, key: wrapping, context: Self.context(journal)),
-                  check: key.seal(Self.checkText, name: Self.name, journal: journal))
+                  check: try key.seal(Self.checkText, name: Self.name, journal: journal))
     }
 
     private static let checkText = Data("Flourish".utf8)

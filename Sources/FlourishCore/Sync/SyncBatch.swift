@@ -1,9 +1,17 @@
 import Foundation
 
-/// What a machine's file says of itself: whose it is and its number, which must match its name.
+/// What a machine's file says of itself: whose it is and its number, which must match its name;
+/// the computer it was written on; and, sealed with it, what the others must have heard of before
+/// it (see `SyncLedger`).
 protocol SyncFileContents: Codable {
     var machine: String { get }
     var number: Int { get }
+    var computer: String? { get }
+    /// For each machine, the highest number of its files its writer had heard of.
+    var heard: [String: Int] { get }
+    /// Whether what it says of itself stays inside sync's bounds (`SyncLimits`): it is refused
+    /// whole otherwise, before anything of it is used.
+    var isBounded: Bool { get }
 }
 
 /// One file a machine writes to the place: the changes it made since its last batch, in the
@@ -14,6 +22,41 @@ struct SyncBatch: SyncFileContents, Equatable {
     var machine: String
     var number: Int
     var changes: [SyncChange]
+    /// The number of the file its machine wrote before it (0: none). Numbers run unbroken but
+    /// for a name someone else took first, so this, not `number - 1`, says which file must be
+    /// applied before it; a file that says nothing (written before it was sealed in) follows
+    /// `number - 1`.
+    var previous: Int?
+    /// For each other machine, the highest number of its files applied where this was written:
+    /// a place that withholds a machine's newest files is noticed as soon as another machine's
+    /// later file is read.
+    var seen: [String: Int]?
+    /// The writer's computer name, for messages; nil from before names were sealed in.
+    var computer: String?
+
+    init(machine: String, number: Int, changes: [SyncChange], previous: Int? = nil, seen: [String: Int]? = nil,
+         computer: String? = nil) {
+        self.machine = machine
+        self.number = number
+        self.changes = changes
+        self.previous = previous
+        self.seen = seen
+        self.computer = computer
+    }
+
+    /// The file before it, as sealed in or else the number before.
+    var follows: Int { previous ?? number - 1 }
+
+    var heard: [String: Int] {
+        var heard = seen ?? [:]
+        if follows > 0 { heard[machine] = max(heard[machine] ?? 0, follows) }
+        return heard
+    }
+
+    var isBounded: Bool {
+        (1...SyncLimits.highestNumber).contains(number) && (0..<number).contains(follows)
+            && (seen ?? [:]).allSatisfy { SyncFileName.isMachine($0.key) && (1...SyncLimits.highestNumber).contains($0.value) }
+    }
 
     /// "0123456789abcdef-00000042.batch".
     static func fileName(machine: String, number: Int) -> String {
@@ -45,10 +88,15 @@ struct SyncFileName: Hashable {
         let parts = name.split(separator: ".")
         guard parts.count == 2, let kind = Kind(rawValue: String(parts[1])) else { return nil }
         let halves = parts[0].split(separator: "-")
-        guard halves.count == 2, halves[0].count == 16, halves[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        guard halves.count == 2, isMachine(halves[0]) else { return nil }
         let digits = halves[1]
         guard digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let number = Int(digits) else { return nil }
         return SyncFileName(machine: String(halves[0]), number: number, kind: kind)
+    }
+
+    /// Whether `text` is a machine id: 16 lowercase hexadecimal digits.
+    static func isMachine(_ text: some StringProtocol) -> Bool {
+        text.count == 16 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 }
 

@@ -25,6 +25,12 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
     /// A file at the place failed its check: tampered with, truncated, or moved from elsewhere.
     /// Nothing of it was applied.
     case refusedFile(name: String)
+    /// A file at the place that sync does not read: a link, a device, a pipe, or larger than
+    /// any file Flourish writes.
+    case skippedFile(name: String)
+    /// Files that other files at the place say exist are not there: the place withholds them,
+    /// or they have not arrived yet. What came is kept; they are applied when they come.
+    case missingChanges(computers: String)
     /// A file that Flourish writes once was there already (it never overwrites one).
     case fileExists(name: String)
     case other(reason: String)
@@ -55,6 +61,10 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
             tr("That is not the passphrase of this journal. Nothing was changed.")
         case let .refusedFile(name):
             String(format: tr("The file %@ at the sync place failed its check (changed, cut short or moved there from elsewhere). Nothing of it was applied."), name)
+        case let .skippedFile(name):
+            String(format: tr("%@ at the sync place is not a file Flourish wrote (a link, a device, or larger than 256 MiB). It was skipped, not read."), name)
+        case let .missingChanges(computers):
+            String(format: tr("Changes from %@ are missing at the sync place: later files say they were written, but they are not there. What arrived is kept, and the rest is applied when it comes."), computers)
         case let .fileExists(name):
             String(format: tr("The file %@ is already at the sync place, and Flourish never overwrites one."), name)
         case let .other(reason):

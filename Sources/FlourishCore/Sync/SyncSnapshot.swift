@@ -13,6 +13,9 @@ struct SyncSnapshot: SyncFileContents, Equatable {
     /// Behind by more batches than this, a machine reads the snapshots first: one file, not
     /// dozens (a machine joining a journal of years, or back from months away).
     static let readWhenBehind = 20
+    /// The most batches one snapshot may say it holds: a machine syncing every ten minutes for
+    /// ten years writes about half a million. More is refused before it is counted out.
+    static let mostHeld = 2_000_000
 
     var machine: String
     var number: Int
@@ -21,6 +24,37 @@ struct SyncSnapshot: SyncFileContents, Equatable {
     /// The journal as changes, in the order they apply: tags gone, tags, entries, deletions,
     /// earlier versions.
     var changes: [SyncChange]
+    /// The writer's computer name, for messages; nil from before names were sealed in.
+    var computer: String?
+
+    init(machine: String, number: Int, holds: [String: [[Int]]], changes: [SyncChange], computer: String? = nil) {
+        self.machine = machine
+        self.number = number
+        self.holds = holds
+        self.changes = changes
+        self.computer = computer
+    }
+
+    /// What it holds is what its writer had heard of: the last of each machine's runs.
+    var heard: [String: Int] {
+        holds.compactMapValues { runs in runs.compactMap(\.last).max() }
+    }
+
+    /// Every run is two numbers in order, within bounds, and all of them together are not more
+    /// than `mostHeld`: `batches` counts them out one by one.
+    var isBounded: Bool {
+        guard (1...SyncLimits.highestNumber).contains(number) else { return false }
+        var count = 0
+        for (machine, runs) in holds {
+            guard SyncFileName.isMachine(machine) else { return false }
+            for run in runs {
+                guard run.count == 2, 1 <= run[0], run[0] <= run[1], run[1] <= SyncLimits.highestNumber else { return false }
+                count += run[1] - run[0] + 1
+                guard count <= Self.mostHeld else { return false }
+            }
+        }
+        return true
+    }
 
     static func fileName(machine: String, number: Int) -> String {
         SyncFileName.make(machine: machine, number: number, kind: .snapshot)
@@ -29,6 +63,7 @@ struct SyncSnapshot: SyncFileContents, Equatable {
     /// Every (machine, batch) it holds.
     var batches: [(machine: String, number: Int)] {
         holds.flatMap { machine, runs in
+            // Only ever called on a snapshot that `isBounded`.
             runs.flatMap { run in run.count == 2 && run[0] <= run[1] ? Array(run[0]...run[1]) : [] }.map { (machine, $0) }
         }
     }

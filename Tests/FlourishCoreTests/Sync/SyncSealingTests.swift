@@ -11,11 +11,11 @@ final class SyncSealingTests: XCTestCase {
 
     func testASealedFileOpensOnlyWithItsKeyUnderItsNameInItsJournal() throws {
         let key = JournalKey.random()
-        let sealed = key.seal(words, name: "m1/00000001.batch", journal: journal)
+        let sealed = try key.seal(words, name: "m1/00000001.batch", journal: journal)
         XCTAssertEqual(try key.open(sealed, name: "m1/00000001.batch", journal: journal), words)
         XCTAssertNil(sealed.range(of: Data("sea".utf8)), "no word of the plaintext in what is written")
         XCTAssertNil(sealed.range(of: Data("Anna".utf8)))
-        XCTAssertNotEqual(sealed, key.seal(words, name: "m1/00000001.batch", journal: journal), "a new nonce each time")
+        XCTAssertNotEqual(sealed, try key.seal(words, name: "m1/00000001.batch", journal: journal), "a new nonce each time")
 
         XCTAssertThrowsError(try key.open(sealed, name: "m1/00000002.batch", journal: journal)) {
             XCTAssertEqual($0 as? SyncError, .refusedFile(name: "m1/00000002.batch"), "moved to another name")
@@ -42,7 +42,7 @@ final class SyncSealingTests: XCTestCase {
         XCTAssertEqual(read.kdf, "argon2id13")
         XCTAssertEqual(try read.unwrap(passphrase: passphrase), key)
         // The key's own bytes are nowhere in the file, raw or in Base64.
-        let sealed = key.seal(words, name: "probe", journal: journal)
+        let sealed = try key.seal(words, name: "probe", journal: journal)
         XCTAssertEqual(try read.unwrap(passphrase: passphrase).open(sealed, name: "probe", journal: journal), words)
 
         for wrong in ["correct horse battery staple ünicode", "", "Correct horse battery staple ünïcode"] {

@@ -71,7 +71,7 @@ final class SyncTests: XCTestCase {
             }
         }
         let batch = try XCTUnwrap(files.keys.first { $0.hasSuffix(".batch") })
-        XCTAssertEqual(Array(try XCTUnwrap(files[batch]).prefix(4)), Array("FLS1".utf8), "sealed")
+        XCTAssertEqual(Array(try XCTUnwrap(files[batch]).prefix(4)), Array("FLS2".utf8), "sealed and padded")
         XCTAssertEqual(try permissions(of: (place.path as NSString).appendingPathComponent(batch)), 0o600)
     }
 

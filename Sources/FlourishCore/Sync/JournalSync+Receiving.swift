@@ -1,0 +1,166 @@
+import Foundation
+
+/// Receiving: the other machines' new files, applied in the order their writers sealed into
+/// them, and what is missing told. Nothing at the place is believed before it opens with the key:
+/// not a file under this machine's own name, not a number, not a gap.
+extension JournalSync {
+    /// What the files opened in one sync said: the files each machine wrote (see
+    /// `SyncFileContents.heard`) and the computers' names.
+    struct Heard {
+        var files: [String: Int] = [:]
+        var computers: [String: String] = [:]
+
+        mutating func add(_ contents: some SyncFileContents) {
+            for (machine, number) in contents.heard { files[machine] = max(files[machine] ?? 0, number) }
+            if let computer = contents.computer, !computer.isEmpty { computers[contents.machine] = String(computer.prefix(64)) }
+        }
+    }
+
+    func receive(_ state: SyncState, files: [SyncFileName], into report: inout SyncReport,
+                 counter: inout Counter) throws(SyncError) {
+        var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+        try checkOwn(state, files: files, applied: &applied, into: &report)
+        var heard = Heard()
+        let others = files.filter { $0.machine != state.machine }
+        if isBehind(others, applied: applied) {
+            try takeSnapshots(others.filter { $0.kind == .snapshot }, applied: &applied, heard: &heard, into: &report, counter: &counter)
+        }
+        var waiting: [String: [SyncFileName]] = [:]
+        for file in others where file.kind == .batch && !applied.contains(file.text) {
+            waiting[file.machine, default: []].append(file)
+        }
+        counter.expect(waiting.values.reduce(0) { $0 + $1.count })
+        for machine in waiting.keys.sorted() {
+            for file in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
+                defer { counter.step() }
+                let batch: SyncBatch
+                do {
+                    batch = try open(file, as: SyncBatch.self)
+                } catch .refusedFile(let refused) {
+                    // Nothing of it is applied. A later file that follows it waits below; one
+                    // that does not (a name someone else took first) goes on. It is read
+                    // again next time (a syncing tool may still have been writing it).
+                    report.refused.append(refused)
+                    continue
+                } catch .skippedFile(let skipped) {
+                    report.skipped.append(skipped)
+                    continue
+                }
+                heard.add(batch)
+                // Its changes may build on the file before it: without that one, it waits.
+                guard batch.follows == 0 || applied.contains(SyncBatch.fileName(machine: machine, number: batch.follows)) else { break }
+                do {
+                    let receipt = try store.apply(batch, fileName: file.text)
+                    report.received += receipt.received
+                    report.conflicts += receipt.conflicts
+                    applied.insert(file.text)
+                } catch .refusedFile(let refused) {
+                    report.refused.append(refused)
+                }
+            }
+        }
+        try tellMissing(state, heard: heard, applied: applied, into: &report)
+    }
+
+    /// Files under this machine's name that it did not record writing: opened with the key
+    /// first. One that opens was written by a sync of its own cut off before it could note it;
+    /// one that does not is someone else's, reported, and never counted or removed as its own.
+    private func checkOwn(_ state: SyncState, files: [SyncFileName], applied: inout Set<String>,
+                          into report: inout SyncReport) throws(SyncError) {
+        let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
+        for file in files where file.machine == state.machine {
+            do {
+                switch file.kind {
+                case .batch where !applied.contains(file.text):
+                    _ = try open(file, as: SyncBatch.self)
+                    try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
+                    applied.insert(file.text)
+                case .snapshot where !read.contains(file.text):
+                    _ = try open(file, as: SyncSnapshot.self)
+                    try worded { () throws(JournalError) in try store.recordOwn(snapshot: file.number, name: file.text) }
+                default:
+                    continue
+                }
+            } catch .refusedFile(let refused) {
+                report.refused.append(refused)
+            } catch .skippedFile(let skipped) {
+                report.skipped.append(skipped)
+            }
+        }
+    }
+
+    /// Whether this machine should start from the snapshots: it is many batches behind (it just
+    /// joined), or a batch it never applied is gone from the place (its machine removed it once
+    /// a snapshot held it).
+    private func isBehind(_ others: [SyncFileName], applied: Set<String>) -> Bool {
+        let waiting = others.filter { $0.kind == .batch && !applied.contains($0.text) }
+        guard waiting.count <= snapshotsWhenBehind else { return true }
+        // Per machine, the numbers known (there, or applied here) against the highest seen:
+        // counted, not walked, so a name with a huge number costs nothing.
+        var known: [String: Set<Int>] = [:]
+        var top: [String: Int] = [:]
+        for file in others {
+            top[file.machine] = max(top[file.machine] ?? 0, file.number)
+            if file.kind == .batch { known[file.machine, default: []].insert(file.number) }
+        }
+        for name in applied {
+            if let file = SyncFileName.parse(name), top[file.machine] != nil { known[file.machine, default: []].insert(file.number) }
+        }
+        return top.contains { machine, top in (known[machine] ?? []).count { $0 <= top } < top }
+    }
+
+    /// Reads the snapshots not read here yet and applies each that holds a batch not applied
+    /// here, the one holding most first. A snapshot is needed once at most: after it, every
+    /// batch it holds counts as applied (here, and in `applied`).
+    private func takeSnapshots(_ snapshots: [SyncFileName], applied: inout Set<String>, heard: inout Heard,
+                               into report: inout SyncReport, counter: inout Counter) throws(SyncError) {
+        let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
+        let unread = snapshots.filter { !read.contains($0.text) }
+        counter.expect(unread.count)
+        var opened: [(file: SyncFileName, snapshot: SyncSnapshot)] = []
+        for file in unread {
+            do {
+                let snapshot = try open(file, as: SyncSnapshot.self)
+                heard.add(snapshot)
+                opened.append((file, snapshot))
+            } catch .refusedFile(let refused) {
+                report.refused.append(refused)
+            } catch .skippedFile(let skipped) {
+                report.skipped.append(skipped)
+            }
+            counter.step()
+        }
+        for (file, snapshot) in opened.sorted(by: { $0.snapshot.batches.count > $1.snapshot.batches.count }) {
+            let names = snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) }
+            if names.contains(where: { !applied.contains($0) }) {
+                do {
+                    let receipt = try store.apply(snapshot, fileName: file.text)
+                    report.received += receipt.received
+                    report.conflicts += receipt.conflicts
+                    applied.formUnion(names)
+                } catch .refusedFile(let refused) {
+                    report.refused.append(refused)
+                    continue
+                }
+            }
+            try worded { () throws(JournalError) in try store.recordRead(snapshot: file.text) }
+        }
+    }
+
+    /// Keeps what the opened files said must exist, with what earlier syncs heard, and names
+    /// each other computer a file of which is said to exist but was not applied here. A place that withholds a
+    /// file is told this way, and the file is applied whenever it comes back.
+    private func tellMissing(_ state: SyncState, heard: Heard, applied: Set<String>,
+                             into report: inout SyncReport) throws(SyncError) {
+        let others = heard.files.filter { $0.key != state.machine }
+        try worded { () throws(JournalError) in try store.record(expected: others, computers: heard.computers) }
+        let expected = try worded { () throws(JournalError) in try store.expected() }
+        let computers = try worded { () throws(JournalError) in try store.computers() }
+        // A machine a file of which was refused or skipped is told of by that file's name.
+        let reported = Set((report.refused + report.skipped).compactMap { SyncFileName.parse($0)?.machine })
+        for (machine, number) in expected.sorted(by: { $0.key < $1.key }) where machine != state.machine {
+            guard !applied.contains(SyncBatch.fileName(machine: machine, number: number)), !reported.contains(machine) else { continue }
+            report.missing.append(computers[machine].map { "“\($0)”" } ?? String(format: tr("another computer (%@)"), String(machine.prefix(8))))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// Pads what is sealed so that a file's size tells no more than a bucket: a one-entry batch of
+/// twenty characters and one of two thousand are the same size at the place. Up to 64 KiB, the
+/// next multiple of 4 KiB; above, the next power of two (at most half the file is padding, and
+/// the size says only which power it is). The padding is ISO/IEC 7816-4's: one 0x80 byte, then
+/// zeros, so it comes off unambiguously, after the seal was checked.
+enum SyncPadding {
+    static let block = 4096
+    static let blocksUpTo = 64 * 1024
+    /// The largest padded plaintext: what is sealed stays under `SyncLimits.largestFile`.
+    static let largest = 256 << 20
+
+    /// The size `count` bytes are padded to (at least one byte more, for the marker).
+    static func bucket(_ count: Int) -> Int {
+        let needed = count + 1
+        if needed <= blocksUpTo { return (needed + block - 1) / block * block }
+        var size = blocksUpTo
+        while size < needed { size *= 2 }
+        return size
+    }
+
+    /// `bytes` padded to their bucket; nil when that is larger than `largest`.
+    static func pad(_ bytes: [UInt8]) -> [UInt8]? {
+        let size = bucket(bytes.count)
+        guard size <= largest else { return nil }
+        var padded = bytes
+        padded.reserveCapacity(size)
+        padded.append(0x80)
+        padded.append(contentsOf: repeatElement(0, count: size - padded.count))
+        return padded
+    }
+
+    /// The bytes before the padding; nil when there is no marker.
+    static func unpad(_ padded: [UInt8]) -> [UInt8]? {
+        guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else { return nil }
+        return Array(padded[..<marker])
+    }
+}
