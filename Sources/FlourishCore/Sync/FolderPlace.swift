@@ -79,6 +79,25 @@ public struct FolderPlace: SyncPlace {
     }
 
     public func create(_ name: String, contents: Data) throws(SyncError) {
+        try write(name, contents) { temporary, file throws(SyncError) in
+            guard link(temporary, file) == 0 else {
+                if errno == EEXIST { throw .fileExists(name: name) }
+                throw failure(errno)
+            }
+        }
+    }
+
+    /// Written whole beside it, then renamed over it: a reader sees the old file or the new one.
+    public func replace(_ name: String, contents: Data) throws(SyncError) {
+        try write(name, contents) { temporary, file throws(SyncError) in
+            guard rename(temporary, file) == 0 else { throw failure(errno) }
+        }
+    }
+
+    /// Writes `contents` to a hidden temporary file, flushed, has `place` put it under its name,
+    /// and flushes the folder: the new name itself is on disk before the change log is trimmed.
+    private func write(_ name: String, _ contents: Data,
+                       place: (_ temporary: String, _ file: String) throws(SyncError) -> Void) throws(SyncError) {
         let file = full(name)
         let folder = (file as NSString).deletingLastPathComponent
         if folder != path, mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(errno) }
@@ -90,7 +109,7 @@ public struct FolderPlace: SyncPlace {
             var offset = 0
             while offset < bytes.count {
                 // Inside the loop the buffer is not empty, so it has an address.
-                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 { if errno == EINTR { continue }; return false }
                 offset += count
             }
@@ -99,11 +118,7 @@ public struct FolderPlace: SyncPlace {
         let problem = written ? (fsync(descriptor) == 0 ? 0 : errno) : errno
         close(descriptor)
         guard problem == 0 else { throw failure(problem) }
-        guard link(temporary, file) == 0 else {
-            if errno == EEXIST { throw .fileExists(name: name) }
-            throw failure(errno)
-        }
-        // The new name itself on disk too, before the change log is trimmed as sent.
+        try place(temporary, file)
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY)
         guard folderDescriptor >= 0 else { throw failure(errno) }
         defer { close(folderDescriptor) }

@@ -38,6 +38,16 @@ public struct JournalKey: Sendable, Equatable {
         self.init(bytes: Array(data))
     }
 
+    /// A name for the key that tells nothing of it (BLAKE2b keyed by it, of a fixed text): the
+    /// journal keeps it to notice that the journal's key was changed, on another computer.
+    var id: String {
+        Sodium.ready()
+        let text = Array("flourish-sync/1 key id".utf8)
+        var out = [UInt8](repeating: 0, count: 16)
+        _ = crypto_generichash(&out, out.count, text, UInt64(text.count), bytes, bytes.count)
+        return out.map { String(format: "%02x", $0) }.joined()
+    }
+
     /// A new key from the system's random source.
     public static func random() -> JournalKey {
         JournalKey(bytes: Sodium.random(length))

@@ -70,7 +70,7 @@ extension JournalStore {
         }
     }
 
-    private static func becomeNewMachine(file: String, _ db: Database) throws {
+    static func becomeNewMachine(file: String, _ db: Database) throws {
         let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
         // A new machine has no snapshot of its own yet: its old id's are another machine's now.
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
@@ -89,7 +89,7 @@ extension JournalStore {
         return "\(status.st_dev):\(status.st_ino)"
     }
 
-    private static func setState(_ values: [String: String], _ db: Database) throws {
+    static func setState(_ values: [String: String], _ db: Database) throws {
         for (key, value) in values {
             try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", arguments: [key, value])
         }

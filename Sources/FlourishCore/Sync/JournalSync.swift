@@ -57,7 +57,7 @@ public final class JournalSync: @unchecked Sendable {
     /// are missing.
     let computer = ProcessInfo.processInfo.hostName
 
-    private init(store: JournalStore, place: SyncPlace, key: JournalKey, journal: String) {
+    init(store: JournalStore, place: SyncPlace, key: JournalKey, journal: String) {
         self.store = store
         self.place = place
         self.key = key
@@ -95,6 +95,7 @@ public final class JournalSync: @unchecked Sendable {
         }
         do {
             try store.startSync(journal: keyFile.journal, place: place.displayName)
+            try store.recordSyncKey(id: key.id)
         } catch {
             throw .other(reason: error.errorDescription ?? "\(error)")
         }
@@ -115,29 +116,43 @@ public final class JournalSync: @unchecked Sendable {
     /// The shortest new passphrase: it is all that stands between the place and the journal.
     public static let shortestPassphrase = 8
 
-    /// Sync for a journal already set up, with the key unwrapped by `passphrase`.
+    /// Sync for a journal already set up, with the key unwrapped by `passphrase`. When that is a
+    /// new key (the journal's key was changed on another computer), this machine starts again
+    /// under it: see `JournalStore.changeSyncKey`.
     public static func open(_ store: JournalStore, at place: SyncPlace, passphrase: String) throws(SyncError) -> JournalSync {
-        try open(store, at: place) { file throws(SyncError) in try file.unwrap(passphrase: passphrase) }
+        try open(store, at: place) { file, _ throws(SyncError) in try file.unwrap(passphrase: passphrase) }
     }
 
     /// Sync for a journal already set up, with its key as this machine keeps it (the desktop's
-    /// Secret Service). A key that is not this journal's has every file refused.
+    /// Secret Service). A key that is not this journal's has every file refused: `.keyChanged`
+    /// when it is the key this journal last synced with (the journal's key was changed
+    /// elsewhere, and the new passphrase is needed), `.wrongPassphrase` otherwise.
     public static func open(_ store: JournalStore, at place: SyncPlace, key: JournalKey) throws(SyncError) -> JournalSync {
-        try open(store, at: place) { file throws(SyncError) in
+        try open(store, at: place) { file, last throws(SyncError) in
             // A key kept for another journal would write files no machine can open.
-            guard file.opens(with: key) else { throw .wrongPassphrase }
+            guard file.opens(with: key) else { throw last == key.id ? .keyChanged : .wrongPassphrase }
             return key
         }
     }
 
     private static func open(_ store: JournalStore, at place: SyncPlace,
-                             key: (KeyFile) throws(SyncError) -> JournalKey) throws(SyncError) -> JournalSync {
+                             key: (KeyFile, String?) throws(SyncError) -> JournalKey) throws(SyncError) -> JournalSync {
         guard let state = try worded({ () throws(JournalError) in try store.syncState() }) else { throw .notSetUp }
         try place.prepare(create: false)
         guard let data = try place.read(KeyFile.name) else { throw .notAJournal(place: place.displayName) }
         let keyFile = try KeyFile.read(data, place: place.displayName)
         guard keyFile.journal == state.journal else { throw .otherJournal(place: place.displayName) }
-        return JournalSync(store: store, place: place, key: try key(keyFile), journal: state.journal)
+        let last = try worded { () throws(JournalError) in try store.syncKeyID() }
+        let opened = try key(keyFile, last)
+        try worded { () throws(JournalError) in
+            switch last {
+            case opened.id: break
+            // Kept from before keys were: the key it syncs with now.
+            case nil: try store.recordSyncKey(id: opened.id)
+            default: try store.changeSyncKey(id: opened.id)
+            }
+        }
+        return JournalSync(store: store, place: place, key: opened, journal: state.journal)
     }
 
     /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.exported`).

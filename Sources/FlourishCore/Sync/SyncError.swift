@@ -22,6 +22,9 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
     /// The place holds a journal written by a newer Flourish.
     case newerFormat(place: String)
     case wrongPassphrase
+    /// The key this machine keeps no longer opens the journal: it was changed on another
+    /// computer ("Shut out other computers…"), and the new passphrase is needed.
+    case keyChanged
     /// A file at the place failed its check: tampered with, truncated, or moved from elsewhere.
     /// Nothing of it was applied.
     case refusedFile(name: String)
@@ -59,6 +62,8 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("The journal at %@ was written by a newer Flourish. Update Flourish on this computer."), place)
         case .wrongPassphrase:
             tr("That is not the passphrase of this journal. Nothing was changed.")
+        case .keyChanged:
+            tr("The journal's key was changed on another computer. Type the new sync passphrase to go on syncing; the changes not sent from here are kept and sent then.")
         case let .refusedFile(name):
             String(format: tr("The file %@ at the sync place failed its check (changed, cut short or moved there from elsewhere). Nothing of it was applied."), name)
         case let .skippedFile(name):

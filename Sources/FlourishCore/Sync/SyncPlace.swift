@@ -2,7 +2,8 @@ import Foundation
 
 /// Where a synced journal's files meet: a folder that something else keeps in step (Syncthing,
 /// a Nextcloud client, a USB stick), or a WebDAV server. Flourish only lists, reads and creates
-/// files there, and removes old files of its own that a snapshot holds. Each machine writes
+/// files there, and removes old files of its own that a snapshot holds (and, when the journal's
+/// key is changed, every file sealed with the old one); it replaces only the key file. Each machine writes
 /// files of its own, each once: `create` never replaces a file, so two machines never write the
 /// same one and nothing relies on locks or the place's clocks.
 ///
@@ -21,6 +22,9 @@ public protocol SyncPlace: Sendable {
     /// Writes a new file (and the folder it goes in). `.fileExists` when one is there already:
     /// it is never replaced.
     func create(_ name: String, contents: Data) throws(SyncError)
+    /// Writes a file whether or not one is there, whole or not at all: only ever the key file,
+    /// when the passphrase or the key is changed.
+    func replace(_ name: String, contents: Data) throws(SyncError)
     /// Removes a file this machine wrote and a snapshot now holds; one already gone is no error.
     func remove(_ name: String) throws(SyncError)
 }

@@ -104,6 +104,12 @@ public struct WebDAVPlace: SyncPlace {
         }
     }
 
+    /// A PUT without If-None-Match: the server swaps the file whole.
+    public func replace(_ name: String, contents: Data) throws(SyncError) {
+        let (status, _) = try request("PUT", url(of: name), headers: ["Content-Type": "application/octet-stream"], body: contents)
+        guard [200, 201, 204].contains(status) else { throw failure(status) }
+    }
+
     public func remove(_ name: String) throws(SyncError) {
         let (status, _) = try request("DELETE", url(of: name))
         guard [200, 204, 404].contains(status) else { throw failure(status) }

@@ -25,6 +25,11 @@ final class FaultyPlace: SyncPlace, @unchecked Sendable {
         try real.remove(name)
     }
 
+    func replace(_ name: String, contents: Data) throws(SyncError) {
+        if written >= failAfter { throw .unreachable(place: displayName, reason: "cut off") }
+        try real.replace(name, contents: contents)
+    }
+
     func create(_ name: String, contents: Data) throws(SyncError) {
         if written == failAfter && !afterWriting { throw .unreachable(place: displayName, reason: "cut off") }
         try real.create(name, contents: contents)

@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+/// Which key the journal last synced with (`JournalKey.id`, never the key), and what changes
+/// when the journal's key is changed: every file sealed with the old one is gone from the place,
+/// so this machine starts again as a new one, with everything it holds to send.
+extension JournalStore {
+    /// The id of the key this journal last synced with; nil before it was kept.
+    func syncKeyID() throws(JournalError) -> String? {
+        try reading { db in try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'key'") }
+    }
+
+    func recordSyncKey(id: String) throws(JournalError) {
+        try writing { db in try Self.setState(["key": id], db) }
+    }
+
+    /// The journal now syncs with a new key (`id`): what this machine knew of the files at the
+    /// place (sealed with the old key, and removed there) is forgotten, and it takes a new machine
+    /// id with its whole journal to send, the changes it had not sent among them. What only this
+    /// journal holds (deletions, Undo times, tags gone, earlier versions) stays, and travels.
+    func changeSyncKey(id: String) throws(JournalError) {
+        try writing { db in
+            try db.execute(sql: "DELETE FROM sync_applied")
+            try db.execute(sql: """
+                DELETE FROM sync_state WHERE key LIKE 'read %' OR key LIKE 'expect %' OR key LIKE 'computer %'
+                """)
+            try Self.setState(["key": id], db)
+            try Self.becomeNewMachine(file: fileIdentity(), db)
+        }
+    }
+}
