@@ -2,10 +2,14 @@ import FlourishApp
 import FlourishCore
 import Foundation
 
-// The command line's sync: --sync-setup TARGET (a folder or a WebDAV address), --sync and
-// --sync-off. Secrets come from the desktop's keyring, or else from standard input (a terminal
+// The command line's sync: --sync-setup TARGET (a folder or a WebDAV address), --sync,
+// --sync-off, --sync-passphrase and --sync-new-key. Secrets come from the desktop's keyring, or else from standard input (a terminal
 // is asked without echo), never from the arguments, where any other user of the machine could
 // read them.
+
+enum SyncCommand {
+    case setup(String), sync, off, changePassphrase, newKey
+}
 
 /// A sync command that failed: one line saying what is wrong, exit status 1.
 func failedSync(_ error: SyncError) -> Never {
@@ -52,8 +56,8 @@ func readSecret(prompt: String) -> String {
 }
 
 /// A new passphrase: asked twice on a terminal, read once from anything else.
-func readNewPassphrase() -> String {
-    FileHandle.standardError.write(Data((tr("A new synced journal. Its passphrase cannot be recovered if you forget it: keep it somewhere safe.") + "\n").utf8))
+func readNewPassphrase(_ intro: String = tr("A new synced journal. Its passphrase cannot be recovered if you forget it: keep it somewhere safe.")) -> String {
+    FileHandle.standardError.write(Data((intro + "\n").utf8))
     let passphrase = readSecret(prompt: tr("New sync passphrase: "))
     guard passphrase.count >= JournalSync.shortestPassphrase else {
         failedSync(.other(reason: String(format: tr("a sync passphrase has at least %@ characters; nothing was changed"), "\(JournalSync.shortestPassphrase)")))
@@ -104,18 +108,58 @@ func sayWhereSecretsAre(_ kept: Bool) {
     FileHandle.standardError.write(Data((words + "\n").utf8))
 }
 
+/// Sync with the key kept in the keyring; when the journal's key was changed on another
+/// computer, with the new passphrase, asked for (and kept).
+func openKept(_ store: JournalStore, at place: SyncPlace, key: JournalKey, password: String?) throws(SyncError) -> JournalSync {
+    do {
+        return try JournalSync.open(store, at: place, key: key)
+    } catch .keyChanged {
+        FileHandle.standardError.write(Data(((SyncError.keyChanged.errorDescription ?? "") + "\n").utf8))
+        let sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("New sync passphrase: ")))
+        SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
+        return sync
+    }
+}
+
 func runSync(_ store: JournalStore) -> Never {
     do {
         guard let state = try? store.syncState() else { throw SyncError.notSetUp }
         let (place, password) = syncPlace(state.place, kept: SyncKeyring.password(for: store))
         let sync: JournalSync
         if let key = SyncKeyring.key(for: store) {
-            sync = try JournalSync.open(store, at: place, key: key)
+            sync = try openKept(store, at: place, key: key, password: password)
         } else {
             sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("Sync passphrase: ")))
             SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
         }
         finishSync(try sync.sync(), store)
+    } catch let error as SyncError {
+        failedSync(error)
+    } catch {
+        failedSync(.other(reason: "\(error)"))
+    }
+}
+
+/// --sync-passphrase and --sync-new-key: the current passphrase opens the journal's key, then
+/// the new passphrase wraps it anew, or wraps a new key that shuts the other computers out.
+func runSyncKeyChange(_ store: JournalStore, newKey: Bool) -> Never {
+    do {
+        guard let state = try? store.syncState() else { throw SyncError.notSetUp }
+        let (place, password) = syncPlace(state.place, kept: SyncKeyring.password(for: store))
+        let current = readSecret(prompt: tr("Current sync passphrase: "))
+        let sync = try JournalSync.open(store, at: place, passphrase: current)
+        let new = readNewPassphrase(tr("The new passphrase cannot be recovered if you forget it: keep it somewhere safe."))
+        if newKey {
+            let next = try sync.shutOutOthers(current: current, new: new)
+            SyncKeyring.keep(key: next.journalKey, password: password, for: store)
+            store.close()
+            print(tr("The journal has a new key and passphrase. Other computers are shut out until the new passphrase is typed on them; what they had not sent is kept and sent then. A computer that synced before keeps what it had already read."))
+        } else {
+            try sync.changePassphrase(current: current, new: new)
+            store.close()
+            print(tr("The sync passphrase is changed. Computers that keep the journal key in their keyring go on syncing; any other, and a computer joining, needs the new passphrase."))
+        }
+        exit(0)
     } catch let error as SyncError {
         failedSync(error)
     } catch {

@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio) or a Flourish\n                    JSON export at PATH (Daylio's moods: rad the best, good really good, meh\n                    okay, bad not so great, awful the worst, in any language; a backup's own\n                    moods by their step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio) or a Flourish\n                    JSON export at PATH (Daylio's moods: rad the best, good really good, meh\n                    okay, bad not so great, awful the worst, in any language; a backup's own\n                    moods by their step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -25,7 +25,7 @@ var recovery: (from: String, to: String)?
 var restoreFrom: String?
 var exportTo: (format: ExportFormat, path: String)?
 var importFrom: String?
-var syncCommand: (setup: String?, off: Bool)?
+var syncCommand: SyncCommand?
 var remind: ReminderTime??
 var asService = false
 while let argument = arguments.popFirst() {
@@ -59,11 +59,15 @@ while let argument = arguments.popFirst() {
         importFrom = path
     case "--sync-setup":
         guard let target = arguments.popFirst(), !target.isEmpty else { fail(tr("--sync-setup needs the folder or WebDAV address to sync through")) }
-        syncCommand = (target, false)
+        syncCommand = .setup(target)
     case "--sync":
-        syncCommand = (nil, false)
+        syncCommand = .sync
     case "--sync-off":
-        syncCommand = (nil, true)
+        syncCommand = .off
+    case "--sync-passphrase":
+        syncCommand = .changePassphrase
+    case "--sync-new-key":
+        syncCommand = .newKey
     case "--remind":
         guard let value = arguments.popFirst(), !value.isEmpty else { fail(tr("--remind needs a time as HH:MM (24 hours), or off")) }
         if value == "off" {
@@ -165,9 +169,13 @@ if let exportTo {
 }
 if let syncCommand {
     let store = openJournal()
-    if let target = syncCommand.setup { runSyncSetup(store, target: target) }
-    if syncCommand.off { runSyncOff(store) }
-    runSync(store)
+    switch syncCommand {
+    case .setup(let target): runSyncSetup(store, target: target)
+    case .sync: runSync(store)
+    case .off: runSyncOff(store)
+    case .changePassphrase: runSyncKeyChange(store, newKey: false)
+    case .newKey: runSyncKeyChange(store, newKey: true)
+    }
 }
 if let importFrom {
     let store = openJournal()

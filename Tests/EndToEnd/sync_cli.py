@@ -145,6 +145,65 @@ check("--sync-off turns sync off and keeps the journal", status == 0 and "Sync i
 status, out, err = desktop.run("--sync", stdin=passphrase + "\n")
 check("--sync then says sync is not set up", status == 1 and "not set up" in err)
 
+# A place that withholds a file; then the passphrase changed, then the key, from a terminal.
+place2 = os.path.join(root, "Sync2", "Flourish")
+os.makedirs(os.path.dirname(place2))
+west, westside = Machine("west"), Machine("westside")
+
+
+def machine_id(machine):
+    with sqlite3.connect(f"file:{machine.journal}?mode=ro", uri=True) as db:
+        return db.execute("SELECT value FROM sync_state WHERE key = 'machine'").fetchone()[0]
+
+
+def key_file():
+    with open(os.path.join(place2, "flourish-sync.json"), "rb") as file:
+        return file.read()
+
+
+west.import_entries([entry("66666666-6666-4666-8666-666666666661", "West one", "First", 2, "2026-11-06T08:00:00.000Z")], [])
+status, out, err = west.run("--sync-setup", place2, stdin=passphrase + "\n")
+check("a second journal starts syncing", status == 0)
+status, out, err = westside.run("--sync-setup", place2, stdin=passphrase + "\n")
+check("and another machine joins it", status == 0)
+for index in (2, 3):
+    west.import_entries([entry(f"66666666-6666-4666-8666-66666666666{index}", f"West {index}", "", 2, f"2026-11-0{index + 5}T08:00:00.000Z")], [])
+    west.run("--sync", stdin=passphrase + "\n")
+own = sorted(name for name in os.listdir(place2) if name.startswith(machine_id(west)))
+withheld = own[-2]
+os.rename(os.path.join(place2, withheld), os.path.join(root, "withheld"))
+status, out, err = westside.run("--sync", stdin=passphrase + "\n")
+check("a withheld file is told: --sync exits 1 saying whose changes are missing",
+      status == 1 and out.startswith("Synced:") and "are missing at the sync place" in err)
+check("what follows the gap waits for it", len(westside.entries()) == 1)
+os.rename(os.path.join(root, "withheld"), os.path.join(place2, withheld))
+status, out, err = westside.run("--sync", stdin=passphrase + "\n")
+check("once it is back, --sync applies it and exits 0", status == 0 and westside.entries() == west.entries())
+
+new_passphrase, newest_passphrase = "the second passphrase", "the third passphrase, after the key"
+before = key_file()
+status, out, err = west.run("--sync-passphrase", stdin="not it at all\n" + new_passphrase + "\n")
+check("--sync-passphrase with a wrong current passphrase changes nothing", status == 1 and key_file() == before)
+status, out, err = west.run("--sync-passphrase", stdin=passphrase + "\n" + new_passphrase + "\n")
+check("--sync-passphrase changes the passphrase", status == 0 and "passphrase is changed" in out)
+check("the new passphrase is not in the key file", new_passphrase.encode() not in key_file() and key_file() != before)
+status, out, err = westside.run("--sync", stdin=passphrase + "\n")
+check("the old passphrase opens nothing any more", status == 1 and "not the passphrase" in err)
+status, out, err = westside.run("--sync", stdin=new_passphrase + "\n")
+check("the new one does", status == 0)
+
+westside.import_entries([entry("77777777-7777-4777-8777-777777777777", "Not sent yet", "", 1, "2026-11-10T08:00:00.000Z")], [])
+status, out, err = west.run("--sync-new-key", stdin=new_passphrase + "\n" + newest_passphrase + "\n")
+check("--sync-new-key gives the journal a new key and passphrase", status == 0 and "new key and passphrase" in out)
+left = sorted(name for name in os.listdir(place2) if name != "flourish-sync.json")
+check("the place holds the journal sealed anew as one snapshot", len(left) == 1 and left[0].endswith(".snapshot"))
+status, out, err = westside.run("--sync", stdin=new_passphrase + "\n")
+check("the other machine is shut out with the passphrase it had", status == 1 and "not the passphrase" in err)
+status, out, err = westside.run("--sync", stdin=newest_passphrase + "\n")
+check("with the new passphrase it syncs again", status == 0)
+west.run("--sync", stdin=newest_passphrase + "\n")
+check("and what it had not sent reached the first machine", west.entries() == westside.entries() and len(west.entries()) == 4)
+
 # The same through a WebDAV server: the password, then the passphrase, one line each.
 server_folder = os.path.join(root, "server")
 server = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "..", "Support", "webdav_server.py"), server_folder],
