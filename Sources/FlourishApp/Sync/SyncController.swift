@@ -36,6 +36,8 @@ final class SyncController {
     private(set) var placeName: String?
     /// How far the sync in progress is, in files, when it has several.
     private(set) var progress: (done: Int, total: Int)?
+    /// The passphrase is asked for because the journal's key was changed on another computer.
+    private(set) var keyWasChanged = false
 
     /// How long after a change its sync starts: a few edits in a row go in one batch.
     static var afterChangeMilliseconds: UInt32 = 5_000
@@ -173,6 +175,7 @@ final class SyncController {
         switch result {
         case .success(let opened):
             generation += 1
+            keyWasChanged = false
             sync = opened
             placeName = opened.place.displayName
             status = .waiting
@@ -201,6 +204,51 @@ final class SyncController {
             SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
             return sync
         }) { [weak self] result in self?.adopt(result, completion) }
+    }
+
+    /// Wraps the journal key under a new passphrase (see `JournalSync.changePassphrase`), or,
+    /// with `shutOut`, gives the journal a new key and shuts the other computers out (see
+    /// `JournalSync.shutOutOthers`), whose key this computer then keeps. Not while a sync runs:
+    /// the one after it waits for this instead.
+    func changeKey(shutOut: Bool, current: String, new: String, again: String,
+                   completion: @escaping @MainActor (SyncError?) -> Void) {
+        guard let sync, !isRunning else {
+            return completion(.other(reason: tr("sync is busy or locked; try again once it says Synced")))
+        }
+        guard new == again else { return completion(.other(reason: tr("the two passphrases differ"))) }
+        isRunning = true
+        status = .syncing
+        let store = store
+        let password = SyncKeyring.password(for: store)
+        model.inBackground({ () throws(SyncError) -> JournalSync in
+            guard shutOut else {
+                try sync.changePassphrase(current: current, new: new)
+                return sync
+            }
+            let next = try sync.shutOutOthers(current: current, new: new)
+            SyncKeyring.keep(key: next.journalKey, password: password, for: store)
+            return next
+        }) { [weak self] result in
+            guard let self else { return }
+            isRunning = false
+            switch result {
+            case .success(let next):
+                self.sync = next
+                status = .synced(Date())
+                // Shutting out syncs first: what it brought is read again.
+                if shutOut { model.reloadFromDisk() }
+                completion(nil)
+                // What this computer changed meanwhile.
+                syncNow()
+            case .failure(let error):
+                show(error)
+                completion(error)
+            }
+            if runAgain {
+                runAgain = false
+                syncNow()
+            }
+        }
     }
 
     /// Turns sync off here: the place and the key are forgotten, the journal stays.
@@ -232,6 +280,11 @@ final class SyncController {
         switch error {
         case .unreachable:
             status = .offline
+        case .keyChanged:
+            // Shut out by another computer: the new passphrase lets it back in.
+            sync = nil
+            keyWasChanged = true
+            status = .needsPassphrase
         case .wrongPassword:
             // The password kept no longer works (changed, or an app password revoked): the Sync
             // window asks for it, with the passphrase.
@@ -268,6 +321,7 @@ final class SyncController {
         case .synced(let when):
             String(format: tr("Synced at %@."), DateFormatter.localizedString(from: when, dateStyle: .none, timeStyle: .short))
         case .offline: tr("Offline: the place cannot be reached now. Your journal is kept here and syncs when it can.")
+        case .needsPassphrase where keyWasChanged: SyncError.keyChanged.errorDescription ?? ""
         case .needsPassphrase: tr("Type the sync passphrase (and, for a server, its password) to go on syncing.")
         case .problem(let words): words
         }

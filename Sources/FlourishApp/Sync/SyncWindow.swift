@@ -5,7 +5,8 @@ import GtkKit
 /// "Sync…" (main menu). Sync off: where to sync (a folder that something else keeps in step, or
 /// a WebDAV server with its address and password) and the passphrase, with the warning that a
 /// forgotten one cannot be recovered; Set Up joins the journal there or starts one. Sync on:
-/// where it syncs, how it stands, Sync Now and Turn Off Sync. Nothing here waits: the work runs
+/// where it syncs, how it stands, Sync Now and Turn Off Sync, and the passphrase or the key
+/// changed (`SyncKeyWindow`). Nothing here waits: the work runs
 /// in the background and its outcome is said in the window.
 @MainActor
 final class SyncWindow {
@@ -26,6 +27,11 @@ final class SyncWindow {
     let syncNowButton = Button(mnemonic: tr("Sync _Now"))
     let turnOffButton = Button(mnemonic: tr("_Turn Off Sync"))
     let unlockButton = Button(mnemonic: tr("_Unlock"))
+    let changePassphraseButton = Button(mnemonic: tr("Change _Passphrase…"))
+    let shutOutButton = Button(mnemonic: tr("Shut _Out Other Computers…"))
+    /// The passphrase or key being changed, while its window is open.
+    private(set) var keyWindow: SyncKeyWindow?
+    private let application: Application
     /// What went wrong, in words, next to the fields it is about.
     let problem = Label()
     let closeButton = Button(mnemonic: tr("_Close"))
@@ -42,6 +48,7 @@ final class SyncWindow {
 
     init(application: Application, parent: Window, controller: SyncController) {
         self.controller = controller
+        self.application = application
         let content: Box
         (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Sync"), width: 520)
 
@@ -93,6 +100,10 @@ final class SyncWindow {
         statusLabel.alignStart()
         syncedBox.append(placeLabel)
         syncedBox.append(statusLabel)
+        let keyRow = Box(.horizontal, spacing: 8)
+        keyRow.append(changePassphraseButton)
+        keyRow.append(shutOutButton)
+        syncedBox.append(keyRow)
 
         problem.addClass("field-error")
         problem.enableWrapping()
@@ -118,6 +129,8 @@ final class SyncWindow {
         syncNowButton.onClicked { [unowned self] in controller.syncNow() }
         unlockButton.onClicked { [unowned self] in unlock() }
         turnOffButton.onClicked { [unowned self] in turnOff() }
+        changePassphraseButton.onClicked { [unowned self] in changeKey(shutOut: false) }
+        shutOutButton.onClicked { [unowned self] in changeKey(shutOut: true) }
         controller.observe { [weak self] in self?.showState() }
     }
 
@@ -149,6 +162,8 @@ final class SyncWindow {
         syncNowButton.isVisible = on && !locked
         unlockButton.isVisible = locked
         turnOffButton.isVisible = on
+        changePassphraseButton.isVisible = on && !locked
+        shutOutButton.isVisible = on && !locked
         if on {
             placeLabel.text = String(format: tr("Syncing through %@."), controller.placeName ?? "")
             statusLabel.text = controller.sentence
@@ -221,6 +236,16 @@ final class SyncWindow {
             clearSecrets()
             settled()
         }
+    }
+
+    private func changeKey(shutOut: Bool) {
+        let keyWindow = SyncKeyWindow(application: application, parent: window, controller: controller, shutOut: shutOut)
+        keyWindow.window.onCloseRequest { [weak self] in
+            self?.keyWindow = nil
+            return false
+        }
+        self.keyWindow = keyWindow
+        keyWindow.present()
     }
 
     private func turnOff() {

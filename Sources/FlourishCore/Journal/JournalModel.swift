@@ -121,7 +121,7 @@ public final class JournalModel {
     }
 
     /// Everything read again: the ids, and each entry as rows ask for it.
-    func reloadFromDisk() {
+    public func reloadFromDisk() {
         cache.removeAll()
         lastUse.removeAll()
         unreadable.removeAll()

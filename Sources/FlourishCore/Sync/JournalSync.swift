@@ -174,12 +174,22 @@ public final class JournalSync: @unchecked Sendable {
         var counter = Counter(progress: progress)
         let files = try place.list("").compactMap(SyncFileName.parse)
         try receive(state, files: files, into: &report, counter: &counter)
+        if !report.refused.isEmpty { try checkKeyUnchanged() }
         let written = try send(state, counter: &counter)
         report.sent = written.changes
         try compact(state, files: files + written.files, into: &report)
         // A file both checked as this machine's and in the way of its snapshot is said once.
         report.refused = report.refused.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         return report
+    }
+
+    /// A refused file may be one sealed with a new key (another computer shut the others out):
+    /// then nothing more is written with the old one, and the person is asked for the new
+    /// passphrase (`.keyChanged`).
+    private func checkKeyUnchanged() throws(SyncError) {
+        guard let data = try place.read(KeyFile.name), let file = try? KeyFile.read(data, place: place.displayName),
+              file.journal == journal, !file.opens(with: key) else { return }
+        throw .keyChanged
     }
 
     /// Files done of files known so far.

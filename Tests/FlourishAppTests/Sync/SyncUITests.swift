@@ -16,27 +16,13 @@ final class SyncUITests: XCTestCase {
         MainActor.assumeIsolated { SyncController.afterChangeMilliseconds = 200 }
     }
 
-    /// Sets sync up through the Sync window, as a person types it.
     @MainActor
     private func setUp(_ harness: Harness, passphrase: String, again: String = "") -> SyncWindow {
-        XCTAssertTrue(harness.main.window.activateAction("win.sync"), "main menu → Sync…")
-        let window = try! XCTUnwrap(harness.main.syncWindow)
-        XCTAssertTrue(window.folderChoice.isActive, "a folder is offered first")
-        window.folderField.text = place
-        window.passphraseField.text = passphrase
-        window.againField.text = again
-        window.setUpButton.click()
-        harness.waitUntil("the setup is done") { !window.isWorking }
-        return window
+        harness.setUpSync(through: place, passphrase: passphrase, again: again)
     }
 
     @MainActor
-    private func waitSynced(_ harness: Harness, _ window: SyncWindow? = nil) {
-        harness.waitUntil("synced", timeout: 15) {
-            if case .synced = harness.main.sync?.status { return true }
-            return false
-        }
-    }
+    private func waitSynced(_ harness: Harness, _ window: SyncWindow? = nil) { harness.waitSynced() }
 
     func testAJournalStartedInTheWindowIsJoinedFromAnotherAndTheirEntriesMeet() throws {
         try MainActor.assumeIsolated {
