@@ -217,6 +217,7 @@ final class SyncController {
         }
         guard new == again else { return completion(.other(reason: tr("the two passphrases differ"))) }
         isRunning = true
+        let before = status
         status = .syncing
         let store = store
         let password = SyncKeyring.password(for: store)
@@ -240,8 +241,13 @@ final class SyncController {
                 completion(nil)
                 // What this computer changed meanwhile.
                 syncNow()
+            case .failure(.keyChanged):
+                show(.keyChanged)
+                completion(.keyChanged)
             case .failure(let error):
-                show(error)
+                // A refused change (a wrong passphrase, the place out of reach) leaves sync as
+                // it stood: the key window says what went wrong.
+                status = before
                 completion(error)
             }
             if runAgain {

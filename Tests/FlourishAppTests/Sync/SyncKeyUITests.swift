@@ -43,6 +43,8 @@ final class SyncKeyUITests: XCTestCase {
             laptop.waitUntil("refused", timeout: 15) { change.problem.isVisible }
             XCTAssertEqual(change.problem.text, SyncError.wrongPassphrase.errorDescription)
             XCTAssertNoThrow(try keyFile().unwrap(passphrase: passphrase), "nothing changed")
+            laptop.waitSynced()
+            XCTAssertEqual(laptop.main.syncStatus.label, "Synced", "a refused change is said in its window, not as a sync problem")
             fill(change, current: passphrase, new: "short")
             XCTAssertEqual(change.problem.text, "A new passphrase has at least 8 characters.")
             fill(change, current: passphrase, new: second)
