@@ -922,6 +922,19 @@ def daylio_backup_arrives():
           rows == [("Comet", 0, "We saw it", "2024-03-01 20:00:00.000"), ("Late night", 4, "Cold, clear\nsky", "2024-03-02 19:30:00.000")])
 
 
+def wait_until_synced(app):
+    """The header bar's sync button, once it says the journal synced."""
+    def synced():
+        for node in descendants(app.app):
+            try:
+                if node.getRoleName() == "push button" and node.name.startswith("Sync: Synced at"):
+                    return node
+            except Exception:
+                continue
+        return None
+    return wait_for("the header bar saying it synced", synced, timeout=20)
+
+
 def journal_syncs_through_a_folder():
     print("journey: sync is set up in the window on one journal and joined from another, through a folder", flush=True)
     place = os.path.join(WORK, "Sync", "Flourish")
@@ -951,17 +964,7 @@ def journal_syncs_through_a_folder():
             wait_for("the second passphrase field", lambda: find_any(app.app, "The same passphrase again, for a new synced journal")) \
                 .queryEditableText().setTextContents(passphrase)
         press(app.wait("the Set Up button", "push button", "Set Up"))
-
-        def synced():
-            for node in descendants(app.app):
-                try:
-                    if node.getRoleName() == "push button" and node.name.startswith("Sync: Synced at"):
-                        return node
-                except Exception:
-                    continue
-            return None
-        status = wait_for("the header bar saying it synced", synced, timeout=20)
-        return app, status
+        return app, wait_until_synced(app)
 
     app, status = set_up(first, again=True)
     check(f"Sync… starts a synced journal in the folder, and the header bar says so ({status.name})", status is not None)
@@ -1012,13 +1015,45 @@ def journal_syncs_through_a_folder():
                                                                    ("88888888-8888-4888-8888-888888888888", "Back online", "")])
 
 
+def passphrase_is_changed_in_the_window():
+    print("journey: the sync passphrase is changed in the Sync window, as a screen reader user would", flush=True)
+    place = os.path.join(WORK, "Sync", "Flourish")
+    first = os.path.join(WORK, "sync-first.sqlite")
+    old, new = "a passphrase for the journey", "the journey's second passphrase"
+    key_file = os.path.join(place, "flourish-sync.json")
+    with open(key_file, "rb") as file:
+        before = file.read()
+    app = Flourish(first)
+    wait_until_synced(app)
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Sync item", "menu item", "Sync…"))
+    press(app.wait("the Change Passphrase button", "push button", "Change Passphrase…"))
+    for name, text in [("Current sync passphrase", old), ("New sync passphrase", new), ("The new passphrase again", new)]:
+        field = wait_for(f"the field {name}", lambda: find_any(app.app, name))
+        check(f"{name} is a password field to a screen reader ({field.getRoleName()})", field.getRoleName() == "password text")
+        field.queryEditableText().setTextContents(text)
+    press(app.wait("the Change Passphrase button of its window", "push button", "Change Passphrase"))
+    changed = wait_for("the key file to change", lambda: open(key_file, "rb").read() != before or None, timeout=20)
+    check("the key file at the place is written anew", changed is not None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    with open(key_file, "rb") as file:
+        data = file.read()
+    check("neither passphrase is in the key file", old.encode() not in data and new.encode() not in data)
+    joiner = os.path.join(WORK, "sync-third.sqlite")
+    refused = subprocess.run([BINARY, "--database", joiner, "--sync-setup", place], input=old + "\n", capture_output=True, text=True)
+    check("the old passphrase opens nothing", refused.returncode == 1 and "not the passphrase" in refused.stderr)
+    joined = subprocess.run([BINARY, "--database", joiner, "--sync-setup", place], input=new + "\n", capture_output=True, text=True)
+    check(f"the new one joins the journal ({joined.stdout.strip()})", joined.returncode == 0 and "Joined" in joined.stdout)
+
+
 def main():
     journal = os.path.join(WORK, "journal.sqlite")
     journeys = [lambda: first_entry_with_the_mouse(journal), lambda: second_entry_with_the_keyboard(journal),
                 lambda: journal_survives_a_restart(journal), lambda: entries_are_read_corrected_deleted_and_back_dated(journal),
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
-                daylio_backup_arrives, journal_syncs_through_a_folder]
+                daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
                         after_failure=lambda: subprocess.run(["pkill", "-f", BINARY], check=False))
 
