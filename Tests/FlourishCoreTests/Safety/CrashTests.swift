@@ -40,8 +40,9 @@ final class CrashTests: XCTestCase {
             process.standardOutput = output
             process.standardError = errors
             try process.run()
-            // Anywhere from before the journal is open to dozens of saves in.
-            usleep(UInt32.random(in: 1_000...60_000))
+            // Anywhere from before the journal is open to dozens of saves in: the debug helper
+            // itself takes about 60 ms to open the journal here, then about 2.5 ms a save.
+            usleep(UInt32.random(in: 1_000...100_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationReason, .uncaughtSignal,
