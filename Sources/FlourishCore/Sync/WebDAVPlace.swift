@@ -11,6 +11,9 @@ import FoundationXML
 /// listed with PROPFIND, read with GET and created with PUT and `If-None-Match: *`, which the
 /// server refuses (412) when the name is taken, so a file is never replaced; collections are made
 /// with MKCOL. Nothing relies on the server's clocks or modification times.
+///
+/// The server is not trusted: no redirect is followed (the password would go with it, wherever the
+/// server says).
 public struct WebDAVPlace: SyncPlace {
     /// The collection, always ending in "/", without user or password.
     public let collection: URL
@@ -138,71 +141,136 @@ public struct WebDAVPlace: SyncPlace {
         // Sent with every request rather than after a 401: one round trip each.
         let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
         request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
-        let answer = Answer()
-        let task = Self.session.dataTask(with: request) { data, response, error in
-            answer.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-        }
-        Self.refuser.watch(task, answer)
+        let exchange = Exchange()
+        let task = Self.session.dataTask(with: request)
+        Self.exchanges.watch(task, exchange)
         task.resume()
-        let (data, status, error) = answer.wait()
-        guard let status else {
-            throw .unreachable(place: displayName, reason: error?.localizedDescription ?? tr("no answer"))
+        switch exchange.wait() {
+        case let .answered(status, body): return (status, body)
+        case let .redirected(target): throw refusedRedirect(to: target)
+        case let .failed(error): throw .unreachable(place: displayName, reason: error?.localizedDescription ?? tr("no answer"))
         }
-        return (status, data ?? Data())
     }
 
+    /// A redirect, in words: where to (the server alone, never a path or query that may hold a
+    /// token), and that the password did not go there.
+    private func refusedRedirect(to target: URL?) -> SyncError {
+        var server = URLComponents()
+        (server.scheme, server.host, server.port) = (target?.scheme, target?.host, target?.port)
+        guard server.host != nil, let shown = server.string else {
+            let reason = tr("the server sent Flourish elsewhere; Flourish follows no redirect, so the password went nowhere else")
+            return .unreachable(place: displayName, reason: reason)
+        }
+        let words = tr("the server sent Flourish elsewhere, to %@; Flourish follows no redirect, so the password went nowhere else")
+        return .unreachable(place: displayName, reason: String(format: words, shown))
+    }
+
+    private static let exchanges = Exchanges()
     /// Ephemeral: nothing (cookies, cache, credentials) is written to disk.
-    private static let refuser = ChallengeRefuser()
-    private static let session = URLSession(configuration: .ephemeral, delegate: refuser, delegateQueue: nil)
+    private static let session = URLSession(configuration: .ephemeral, delegate: exchanges, delegateQueue: nil)
 }
 
-/// Answers every authentication challenge with "no": the credentials went with the request, so
-/// a challenge means the server refused them. (Without a delegate that says so, Foundation on
-/// Linux leaves a request that met a 401 waiting forever.) The refused request is answered as
-/// the 401 it was.
-private final class ChallengeRefuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [Int: Answer] = [:]
+// MARK: - Requests and their answers
 
-    func watch(_ task: URLSessionTask, _ answer: Answer) {
-        lock.withLock { answers[task.taskIdentifier] = answer }
+/// URLSession's delegate for every WebDAV request: it hands what comes in to the request's
+/// `Exchange`, follows no redirect, and answers every authentication challenge with "no".
+private final class Exchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    func watch(_ task: URLSessionTask, _ exchange: Exchange) {
+        lock.withLock { exchanges[task.taskIdentifier] = exchange }
     }
 
+    private func exchange(of task: URLSessionTask) -> Exchange? {
+        lock.withLock { exchanges[task.taskIdentifier] }
+    }
+
+    /// Followed, a redirect takes the request wherever the server says, to another host or from
+    /// https to http, and Foundation on Linux sends the Authorization header along. The redirect
+    /// itself becomes the answer.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        exchange(of: task)?.redirected(to: request.url)
+        completionHandler(nil)
+    }
+
+    /// The credentials went with the request, so a challenge means the server refused them.
+    /// (Without a delegate that says so, Foundation on Linux leaves a request that met a 401
+    /// waiting forever.) The refused request is answered as the 401 it was.
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        lock.withLock { answers[task.taskIdentifier] }?.refused()
+        exchange(of: task)?.refused()
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(of: dataTask)?.add(data)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.withLock { _ = answers.removeValue(forKey: task.taskIdentifier) }
+        lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }?.finish(task.response, error: error)
     }
 }
 
-/// The answer to one request, handed from URLSession's queue to the waiting thread.
-private final class Answer: @unchecked Sendable {
+/// The answer to one request, handed from URLSession's queue to the thread waiting for it.
+private final class Exchange: @unchecked Sendable {
+    enum Outcome {
+        case answered(status: Int, body: Data)
+        /// A redirect, to where the server said if it did.
+        case redirected(to: URL?)
+        case failed(Error?)
+    }
+
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
-    private var data: Data?
-    private var status: Int?
-    private var error: Error?
+    private var body = Data()
     private var wasRefused = false
+    private var wasRedirected = false
+    private var target: URL?
+    private var outcome: Outcome?
 
     /// The server asked for credentials other than those sent.
     func refused() {
         lock.withLock { wasRefused = true }
     }
 
-    func set(data: Data?, status: Int?, error: Error?) {
+    func redirected(to target: URL?) {
+        lock.withLock { (wasRedirected, self.target) = (true, target) }
+    }
+
+    /// Takes in the next piece of the answer.
+    func add(_ piece: Data) {
+        lock.withLock { body.append(piece) }
+    }
+
+    func finish(_ response: URLResponse?, error: Error?) {
         lock.withLock {
-            (self.data, self.status, self.error) = (data, wasRefused ? 401 : status, error)
+            let status = (response as? HTTPURLResponse)?.statusCode
+            let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location")
+            let outcome: Outcome = switch status {
+            case _ where wasRedirected: .redirected(to: target)
+            case _ where wasRefused: .answered(status: 401, body: Data())
+            // A 3xx Foundation did not offer to follow (a 300, or one without a Location) is a redirect too.
+            case let status? where error == nil && (300..<400).contains(status):
+                .redirected(to: location.flatMap { URL(string: $0, relativeTo: response?.url) })
+            case let status? where error == nil: .answered(status: status, body: body)
+            default: .failed(error)
+            }
+            settle(outcome)
         }
+    }
+
+    /// Called with the lock held; the first outcome stands.
+    private func settle(_ outcome: Outcome) {
+        guard self.outcome == nil else { return }
+        self.outcome = outcome
         done.signal()
     }
 
-    func wait() -> (Data?, Int?, Error?) {
+    func wait() -> Outcome {
         done.wait()
-        return lock.withLock { (data, status, error) }
+        return lock.withLock { outcome ?? .failed(nil) }
     }
 }
 

@@ -5,7 +5,8 @@ import XCTest
 
 /// Sync through a real WebDAV server (Apache httpd with mod_dav_fs and Basic authentication on
 /// 127.0.0.1, started for each test): the place's operations, what the server answers when it
-/// refuses, and two machines syncing through it, with what the server stores read byte for byte.
+/// refuses, what a hostile server cannot make Flourish do (send the password elsewhere), and two
+/// machines syncing through it, with what the server stores read byte for byte.
 final class WebDAVSyncTests: XCTestCase {
     private let folder = TemporaryFolder()
     private var server: WebDAVServer!
@@ -132,5 +133,33 @@ final class WebDAVSyncTests: XCTestCase {
         try desktop.syncNow()
         XCTAssertEqual(try desktop.contents(), try laptop.contents())
         XCTAssertEqual(try desktop.contents().count, 3)
+    }
+
+    // MARK: - A hostile server
+
+    func testARedirectIsRefusedAndThePasswordGoesNowhereElse() throws {
+        for path in ["/moved/Flourish/", "/moved-permanently/Flourish/"] {
+            let place = try place(path)
+            let operations: [(String, () throws -> Void)] = [
+                ("prepare (PROPFIND)", { try place.prepare(create: true) }),
+                ("list (PROPFIND)", { _ = try place.list("") }),
+                ("read (GET)", { _ = try place.read("m1-00000001.batch") }),
+                ("create (PUT)", { try place.create("m1-00000001.batch", contents: Data("first".utf8)) }),
+                ("create in a folder (MKCOL)", { try place.create("old/m1-00000002.batch", contents: Data("second".utf8)) }),
+                ("remove (DELETE)", { try place.remove("m1-00000001.batch") }),
+            ]
+            for (operation, run) in operations {
+                XCTAssertThrowsError(try run(), "\(operation) at \(path)") { error in
+                    let expected = "the server sent Flourish elsewhere, to \(server.elsewhere); "
+                        + "Flourish follows no redirect, so the password went nowhere else"
+                    XCTAssertEqual(error as? SyncError, .unreachable(place: place.displayName, reason: expected), "\(operation) at \(path)")
+                    let words = (error as? SyncError)?.errorDescription ?? ""
+                    XCTAssertFalse(words.contains(WebDAVServer.password) || words.contains("token"), words)
+                }
+            }
+        }
+        let log = try String(contentsOfFile: server.elsewhereLog, encoding: .utf8)
+        XCTAssertFalse(log.contains("Basic"), "the password was sent elsewhere:\n\(log)")
+        XCTAssertEqual(log, "", "not one request went elsewhere, with the password or without")
     }
 }
