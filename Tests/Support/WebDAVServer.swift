@@ -6,8 +6,13 @@ import Foundation
 public final class WebDAVServer {
     /// "http://127.0.0.1:PORT".
     public let address: String
+    /// "http://127.0.0.1:OTHERPORT": to a client, another server (another port), where /moved/
+    /// sends it. It asks for no password.
+    public let elsewhere: String
     /// Where the server keeps what is PUT under /dav/, to read it byte for byte.
     public let davFolder: String
+    /// Every request `elsewhere` got, one a line: method, path, the Authorization header or "-".
+    public let elsewhereLog: String
     public static let user = "anna"
     public static let password = "anna app password"
 
@@ -23,9 +28,11 @@ public final class WebDAVServer {
         process.standardInput = input
         try process.run()
         let line = Self.readLine(output.fileHandleForReading)
-        guard line.hasPrefix("ready ") else { throw ServerError.notReady(line) }
-        address = String(line.dropFirst("ready ".count))
+        let words = line.split(separator: " ").map(String.init)
+        guard words.count == 3, words[0] == "ready" else { throw ServerError.notReady(line) }
+        (address, elsewhere) = (words[1], words[2])
         davFolder = (folder as NSString).appendingPathComponent("dav")
+        elsewhereLog = (folder as NSString).appendingPathComponent("elsewhere.log")
     }
 
     public enum ServerError: Error { case notReady(String) }

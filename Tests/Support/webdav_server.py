@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """A real WebDAV server for the sync tests: Debian's Apache httpd with mod_dav_fs and Basic
 authentication, on 127.0.0.1 and a free port, everything in FOLDER (configuration, the served
-files, the password file, logs). Prints "ready http://127.0.0.1:PORT" once Apache answers, then
-serves until its standard input closes or it is terminated, and stops Apache.
+files, the password file, logs). Prints "ready http://127.0.0.1:PORT http://127.0.0.1:OTHERPORT"
+once Apache answers, then serves until its standard input closes or it is terminated, and stops
+Apache. OTHERPORT is a second listener standing for another host a hostile server sends Flourish
+to: it asks for no password and records every request it gets.
 
     webdav_server.py FOLDER
 
@@ -16,6 +18,15 @@ Places under the address:
   /broken/     every request answers 503, as a server in trouble does
   /full/       the files of /dav/, but writing there answers 507, as a server whose quota is
                used up does (reading, listing and removing still work)
+  /moved/      every request answers 307 to the same path under OTHERPORT's /elsewhere/, as a
+               server that wants the password sent elsewhere does; /moved-permanently/ the same
+               with 301, and a query string a message must not repeat ("?token=not-for-anyone")
+  /endless/    every request answers 200 with a body that has no Content-Length and never ends
+               (chunked; cut off after 1 GiB or 60 seconds), as a hostile server's does
+Under OTHERPORT:
+  /elsewhere/  read and write for anyone, no password asked (FOLDER/elsewhere)
+Every request OTHERPORT gets is logged in FOLDER/elsewhere.log: method, path, and the
+Authorization header it carried ("-" for none).
 """
 import os
 import pwd
@@ -27,12 +38,20 @@ import time
 
 folder = os.path.abspath(sys.argv[1])
 os.makedirs(folder, exist_ok=True)
-for sub in ["dav", "readonly", "lock", "run"]:
+for sub in ["dav", "readonly", "elsewhere", "cgi", "lock", "run"]:
     os.makedirs(os.path.join(folder, sub), exist_ok=True)
 
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+port = free_port()
+other_port = free_port()
+while other_port == port:
+    other_port = free_port()
 
 passwords = os.path.join(folder, "passwords")
 for index, (user, password) in enumerate([("anna", "anna app password"), ("bob", "bob app password")]):
@@ -45,14 +64,24 @@ as_root = os.geteuid() == 0
 if as_root:
     # Apache will not serve as root: its workers run as daemon, which must own what they write.
     daemon = pwd.getpwnam("daemon")
-    for sub in ["dav", "readonly", "lock"]:
+    for sub in ["dav", "readonly", "elsewhere", "lock"]:
         os.chown(os.path.join(folder, sub), daemon.pw_uid, daemon.pw_gid)
     os.chmod(passwords, 0o644)
+
+# The endless body: written by a script, so Apache sends it chunked, without Content-Length.
+# Bounded all the same, in bytes and in time, should a client never hang up.
+endless = os.path.join(folder, "cgi", "endless")
+with open(endless, "w") as file:
+    file.write("#!/bin/sh\n"
+               "printf 'Content-Type: application/octet-stream\\r\\n\\r\\n'\n"
+               "exec timeout 60 head -c 1073741824 /dev/zero\n")
+os.chmod(endless, 0o755)
 
 configuration = f"""
 ServerRoot "{folder}"
 ServerName 127.0.0.1
 Listen 127.0.0.1:{port}
+Listen 127.0.0.1:{other_port}
 PidFile "{folder}/run/httpd.pid"
 DefaultRuntimeDir "{folder}/run"
 ErrorLog "{folder}/error.log"
@@ -69,6 +98,8 @@ LoadModule dav_module {modules}/mod_dav.so
 LoadModule dav_fs_module {modules}/mod_dav_fs.so
 LoadModule rewrite_module {modules}/mod_rewrite.so
 LoadModule alias_module {modules}/mod_alias.so
+LoadModule cgid_module {modules}/mod_cgid.so
+ScriptSock "{folder}/run/cgid.sock"
 CustomLog "{folder}/access.log" "%m %U %>s %I %O"
 DavLockDB "{folder}/lock/DavLock"
 Timeout 30
@@ -108,6 +139,20 @@ Alias /full "{folder}/dav"
     RewriteEngine On
     RewriteRule .* - [R=503,L]
 </Location>
+RedirectMatch 307 ^/moved/(.*)$ http://127.0.0.1:{other_port}/elsewhere/$1
+RedirectMatch 301 ^/moved-permanently/(.*)$ http://127.0.0.1:{other_port}/elsewhere/$1?token=not-for-anyone
+ScriptAliasMatch ^/endless/ "{folder}/cgi/endless"
+
+<VirtualHost 127.0.0.1:{other_port}>
+    CustomLog "{folder}/elsewhere.log" "%m %U %{{Authorization}}i"
+    Alias /elsewhere "{folder}/elsewhere"
+    <Location />
+        Require all granted
+    </Location>
+    <Directory "{folder}/elsewhere">
+        Dav On
+    </Directory>
+</VirtualHost>
 """
 config_path = os.path.join(folder, "httpd.conf")
 with open(config_path, "w") as file:
@@ -137,6 +182,6 @@ while True:
             print("failed", flush=True)
             sys.exit(1)
         time.sleep(0.05)
-print(f"ready http://127.0.0.1:{port}", flush=True)
+print(f"ready http://127.0.0.1:{port} http://127.0.0.1:{other_port}", flush=True)
 sys.stdin.read()
 stop()

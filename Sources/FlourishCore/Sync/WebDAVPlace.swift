@@ -11,6 +11,9 @@ import FoundationXML
 /// listed with PROPFIND, read with GET and created with PUT and `If-None-Match: *`, which the
 /// server refuses (412) when the name is taken, so a file is never replaced; collections are made
 /// with MKCOL. Nothing relies on the server's clocks or modification times.
+///
+/// The server is not trusted: no redirect is followed (the password would go with it, wherever the
+/// server says), and no more of an answer is taken in than sync can use.
 public struct WebDAVPlace: SyncPlace {
     /// The collection, always ending in "/", without user or password.
     public let collection: URL
@@ -49,7 +52,7 @@ public struct WebDAVPlace: SyncPlace {
     }
 
     public func prepare(create: Bool) throws(SyncError) {
-        let (status, _) = try request("PROPFIND", collection, headers: ["Depth": "0"], body: Self.propfind)
+        let (status, _) = try request("PROPFIND", collection, headers: ["Depth": "0"], body: Self.propfind, limit: listing)
         switch status {
         case 207, 200: return
         case 404 where create:
@@ -66,7 +69,7 @@ public struct WebDAVPlace: SyncPlace {
 
     public func list(_ folder: String) throws(SyncError) -> [String] {
         let url = folder.isEmpty ? collection : collection.appendingPathComponent(folder, isDirectory: true)
-        let (status, body) = try request("PROPFIND", url, headers: ["Depth": "1"], body: Self.propfind)
+        let (status, body) = try request("PROPFIND", url, headers: ["Depth": "1"], body: Self.propfind, limit: listing)
         if status == 404 { return [] }
         guard status == 207 else { throw failure(status) }
         let listing = MultiStatus(body)
@@ -80,7 +83,9 @@ public struct WebDAVPlace: SyncPlace {
     }
 
     public func read(_ name: String) throws(SyncError) -> Data? {
-        let (status, body) = try request("GET", url(of: name))
+        // Refused whole, never read in part: a file cut short fails its check anyway.
+        let file = Limit(bytes: SyncLimits.largestFile, exceeded: .refusedFile(name: name))
+        let (status, body) = try request("GET", url(of: name), limit: file)
         switch status {
         case 200: return body
         case 404: return nil
@@ -135,8 +140,26 @@ public struct WebDAVPlace: SyncPlace {
         <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/></d:prop></d:propfind>
         """.utf8)
 
-    /// One request, waited for: sync runs off the GTK thread, one request at a time.
-    private func request(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil) throws(SyncError) -> (Int, Data) {
+    /// How much of an answer Flourish takes in, and what it says when a server sends more.
+    private struct Limit {
+        let bytes: Int
+        let exceeded: SyncError
+    }
+
+    /// A journal's listing stays well under a megabyte, its batches folded into snapshots; past
+    /// this, the collection holds something else.
+    private var listing: Limit { Limit(bytes: 64 << 20, exceeded: .notAJournal(place: displayName)) }
+    /// What MKCOL, PUT and DELETE answer is read for its status alone.
+    private var reply: Limit {
+        let reason = tr("the server answered with far more than was asked")
+        return Limit(bytes: 1 << 20, exceeded: .unreachable(place: displayName, reason: reason))
+    }
+
+    /// One request, waited for: sync runs off the GTK thread, one request at a time. An answer
+    /// past its limit is refused at once; its task, cancelled, may go on a moment longer, its
+    /// bytes dropped as they come.
+    private func request(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil,
+                         limit: Limit? = nil) throws(SyncError) -> (Int, Data) {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.httpBody = body
@@ -144,71 +167,203 @@ public struct WebDAVPlace: SyncPlace {
         // Sent with every request rather than after a 401: one round trip each.
         let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
         request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
-        let answer = Answer()
-        let task = Self.session.dataTask(with: request) { data, response, error in
-            answer.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-        }
-        Self.refuser.watch(task, answer)
+        let limit = limit ?? reply
+        let exchange = Exchange(limit: limit.bytes)
+        let task = Self.session.dataTask(with: request)
+        Self.exchanges.watch(task, exchange)
         task.resume()
-        let (data, status, error) = answer.wait()
-        guard let status else {
-            throw .unreachable(place: displayName, reason: error?.localizedDescription ?? tr("no answer"))
+        switch exchange.wait() {
+        case let .answered(status, body): return (status, body)
+        case let .redirected(target): throw refusedRedirect(to: target)
+        case .tooLarge: throw limit.exceeded
+        case let .failed(error): throw .unreachable(place: displayName, reason: error?.localizedDescription ?? tr("no answer"))
         }
-        return (status, data ?? Data())
     }
 
+    /// A redirect, in words: where to (the server alone, never a path or query that may hold a
+    /// token), and that the password did not go there.
+    private func refusedRedirect(to target: URL?) -> SyncError {
+        var server = URLComponents()
+        (server.scheme, server.host, server.port) = (target?.scheme, target?.host, target?.port)
+        guard server.host != nil, let shown = server.string else {
+            let reason = tr("the server sent Flourish elsewhere; Flourish follows no redirect, so the password went nowhere else")
+            return .unreachable(place: displayName, reason: reason)
+        }
+        let words = tr("the server sent Flourish elsewhere, to %@; Flourish follows no redirect, so the password went nowhere else")
+        return .unreachable(place: displayName, reason: String(format: words, shown))
+    }
+
+    private static let exchanges = Exchanges()
     /// Ephemeral: nothing (cookies, cache, credentials) is written to disk.
-    private static let refuser = ChallengeRefuser()
-    private static let session = URLSession(configuration: .ephemeral, delegate: refuser, delegateQueue: nil)
+    private static let session = URLSession(configuration: .ephemeral, delegate: exchanges, delegateQueue: InlineQueue())
 }
 
-/// Answers every authentication challenge with "no": the credentials went with the request, so
-/// a challenge means the server refused them. (Without a delegate that says so, Foundation on
-/// Linux leaves a request that met a 401 waiting forever.) The refused request is answered as
-/// the 401 it was.
-private final class ChallengeRefuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [Int: Answer] = [:]
+// MARK: - Requests and their answers
 
-    func watch(_ task: URLSessionTask, _ answer: Answer) {
-        lock.withLock { answers[task.taskIdentifier] = answer }
+/// URLSession's delegate for every WebDAV request: it hands what comes in to the request's
+/// `Exchange`, follows no redirect, and answers every authentication challenge with "no".
+private final class Exchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    func watch(_ task: URLSessionTask, _ exchange: Exchange) {
+        lock.withLock { exchanges[task.taskIdentifier] = exchange }
     }
 
+    private func exchange(of task: URLSessionTask) -> Exchange? {
+        lock.withLock { exchanges[task.taskIdentifier] }
+    }
+
+    /// Followed, a redirect takes the request wherever the server says, to another host or from
+    /// https to http, and Foundation on Linux sends the Authorization header along. The redirect
+    /// itself becomes the answer.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        exchange(of: task)?.redirected(to: request.url)
+        completionHandler(nil)
+    }
+
+    /// The credentials went with the request, so a challenge means the server refused them.
+    /// (Without a delegate that says so, Foundation on Linux leaves a request that met a 401
+    /// waiting forever.) The refused request is answered as the 401 it was.
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        lock.withLock { answers[task.taskIdentifier] }?.refused()
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        exchange(of: task)?.refused()
+        // Refusing cancels the task: not from URLSession's queue (see InlineQueue).
+        nonisolated(unsafe) let refuse = completionHandler
+        Self.aside.async { refuse(.cancelAuthenticationChallenge, nil) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let tooLarge = exchange(of: dataTask)?.announced(length: response.expectedContentLength) ?? false
+        completionHandler(tooLarge ? .cancel : .allow)
+        // Foundation on Linux ignores the disposition: the task is cancelled here.
+        if tooLarge { Self.cancel(dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if exchange(of: dataTask)?.add(data) ?? false { Self.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.withLock { _ = answers.removeValue(forKey: task.taskIdentifier) }
+        lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }?.finish(task.response, error: error)
+    }
+
+    /// Where a delegate call hands what must not run on URLSession's queue. Concurrent: a cancel
+    /// kept waiting holds up no other.
+    private static let aside = DispatchQueue.global()
+
+    private static func cancel(_ task: URLSessionTask) {
+        aside.async { task.cancel() }
     }
 }
 
-/// The answer to one request, handed from URLSession's queue to the waiting thread.
-private final class Answer: @unchecked Sendable {
+/// Runs URLSession's delegate calls at once, on URLSession's own queue, rather than queueing them.
+/// Queued, every piece of an answer waits in memory for the delegate, and nothing keeps Foundation
+/// from receiving faster than the delegate queue runs: held up for a moment, it had a gigabyte of
+/// an endless answer waiting. Run at once, receiving waits for the delegate, and a piece past the
+/// limit is let go as it comes. The price: a delegate call must not wait for URLSession's queue,
+/// and `URLSessionTask.cancel()` does (Foundation on Linux, Swift 6.3).
+private final class InlineQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        block()
+    }
+}
+
+/// The answer to one request, handed from URLSession's queue to the thread waiting for it.
+private final class Exchange: @unchecked Sendable {
+    enum Outcome {
+        case answered(status: Int, body: Data)
+        /// A redirect, to where the server said if it did.
+        case redirected(to: URL?)
+        /// The answer passed the limit; none of it was kept.
+        case tooLarge
+        case failed(Error?)
+    }
+
+    private let limit: Int
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
-    private var data: Data?
-    private var status: Int?
-    private var error: Error?
+    private var body = Data()
+    private var overflowed = false
     private var wasRefused = false
+    private var wasRedirected = false
+    private var target: URL?
+    private var outcome: Outcome?
+
+    init(limit: Int) {
+        self.limit = limit
+    }
 
     /// The server asked for credentials other than those sent.
     func refused() {
         lock.withLock { wasRefused = true }
     }
 
-    func set(data: Data?, status: Int?, error: Error?) {
+    func redirected(to target: URL?) {
+        lock.withLock { (wasRedirected, self.target) = (true, target) }
+    }
+
+    /// The answer's Content-Length (-1 when it has none); true when that is past the limit, and
+    /// the request is to be cancelled.
+    func announced(length: Int64) -> Bool {
         lock.withLock {
-            (self.data, self.status, self.error) = (data, wasRefused ? 401 : status, error)
+            guard !overflowed, length > limit else { return false }
+            overflow()
+            return true
         }
+    }
+
+    /// Takes in the next piece of the answer; true the moment the answer passes the limit, and
+    /// the request is to be cancelled. What came before is let go, and nothing after is taken.
+    func add(_ piece: Data) -> Bool {
+        lock.withLock {
+            guard !overflowed else { return false }
+            guard piece.count <= limit - body.count else {
+                overflow()
+                return true
+            }
+            body.append(piece)
+            return false
+        }
+    }
+
+    /// Called with the lock held. The waiting thread goes on at once rather than when the
+    /// cancelled task ends: a cancel waits for URLSession's queue, and a server sending without
+    /// pause can keep it waiting until it stops.
+    private func overflow() {
+        (overflowed, body) = (true, Data())
+        settle(wasRedirected ? .redirected(to: target) : .tooLarge)
+    }
+
+    func finish(_ response: URLResponse?, error: Error?) {
+        lock.withLock {
+            let status = (response as? HTTPURLResponse)?.statusCode
+            let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location")
+            let outcome: Outcome = switch status {
+            case _ where wasRedirected: .redirected(to: target)
+            case _ where wasRefused: .answered(status: 401, body: Data())
+            // A 3xx Foundation did not offer to follow (a 300, or one without a Location) is a redirect too.
+            case let status? where error == nil && (300..<400).contains(status):
+                .redirected(to: location.flatMap { URL(string: $0, relativeTo: response?.url) })
+            case let status? where error == nil: .answered(status: status, body: body)
+            default: .failed(error)
+            }
+            settle(outcome)
+        }
+    }
+
+    /// Called with the lock held; the first outcome stands.
+    private func settle(_ outcome: Outcome) {
+        guard self.outcome == nil else { return }
+        self.outcome = outcome
         done.signal()
     }
 
-    func wait() -> (Data?, Int?, Error?) {
+    func wait() -> Outcome {
         done.wait()
-        return lock.withLock { (data, status, error) }
+        return lock.withLock { outcome ?? .failed(nil) }
     }
 }
 

@@ -5,7 +5,9 @@ import XCTest
 
 /// Sync through a real WebDAV server (Apache httpd with mod_dav_fs and Basic authentication on
 /// 127.0.0.1, started for each test): the place's operations, what the server answers when it
-/// refuses, and two machines syncing through it, with what the server stores read byte for byte.
+/// refuses, what a hostile server cannot make Flourish do (send the password elsewhere, hold more
+/// than sync reads), and two machines syncing through it, with what the server stores read byte
+/// for byte.
 final class WebDAVSyncTests: XCTestCase {
     private let folder = TemporaryFolder()
     private var server: WebDAVServer!
@@ -132,5 +134,84 @@ final class WebDAVSyncTests: XCTestCase {
         try desktop.syncNow()
         XCTAssertEqual(try desktop.contents(), try laptop.contents())
         XCTAssertEqual(try desktop.contents().count, 3)
+    }
+
+    // MARK: - A hostile server
+
+    func testARedirectIsRefusedAndThePasswordGoesNowhereElse() throws {
+        for path in ["/moved/Flourish/", "/moved-permanently/Flourish/"] {
+            let place = try place(path)
+            let operations: [(String, () throws -> Void)] = [
+                ("prepare (PROPFIND)", { try place.prepare(create: true) }),
+                ("list (PROPFIND)", { _ = try place.list("") }),
+                ("read (GET)", { _ = try place.read("m1-00000001.batch") }),
+                ("create (PUT)", { try place.create("m1-00000001.batch", contents: Data("first".utf8)) }),
+                ("create in a folder (MKCOL)", { try place.create("old/m1-00000002.batch", contents: Data("second".utf8)) }),
+                ("remove (DELETE)", { try place.remove("m1-00000001.batch") }),
+            ]
+            for (operation, run) in operations {
+                XCTAssertThrowsError(try run(), "\(operation) at \(path)") { error in
+                    let expected = "the server sent Flourish elsewhere, to \(server.elsewhere); "
+                        + "Flourish follows no redirect, so the password went nowhere else"
+                    XCTAssertEqual(error as? SyncError, .unreachable(place: place.displayName, reason: expected), "\(operation) at \(path)")
+                    let words = (error as? SyncError)?.errorDescription ?? ""
+                    XCTAssertFalse(words.contains(WebDAVServer.password) || words.contains("token"), words)
+                }
+            }
+        }
+        let log = try String(contentsOfFile: server.elsewhereLog, encoding: .utf8)
+        XCTAssertFalse(log.contains("Basic"), "the password was sent elsewhere:\n\(log)")
+        XCTAssertEqual(log, "", "not one request went elsewhere, with the password or without")
+    }
+
+    func testAFileLargerThanSyncReadsIsRefusedAtItsLength() throws {
+        let place = try place("/dav/Flourish/")
+        try place.prepare(create: true)
+        // Sparse: 300 MiB that cost the disk nothing; Apache announces them in Content-Length.
+        let path = (server.davFolder as NSString).appendingPathComponent("Flourish/m1-00000001.batch")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.truncate(atOffset: 300 << 20)
+        try file.close()
+
+        let started = Date()
+        let grown = try memoryGrown {
+            XCTAssertThrowsError(try place.read("m1-00000001.batch")) {
+                XCTAssertEqual($0 as? SyncError, .refusedFile(name: "m1-00000001.batch"))
+            }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused on the length announced, not after reading")
+        XCTAssertLessThan(grown, 64 << 20, "bytes held in memory")
+    }
+
+    func testAnAnswerThatNeverEndsIsCutOffAtTheLimit() throws {
+        // /endless/ answers everything with a chunked body, no Content-Length, 1 GiB long.
+        let place = try place("/endless/Flourish/")
+        let grown = try memoryGrown {
+            XCTAssertThrowsError(try place.read("m1-00000001.batch")) {
+                XCTAssertEqual($0 as? SyncError, .refusedFile(name: "m1-00000001.batch"))
+            }
+        }
+        XCTAssertLessThan(grown, SyncLimits.largestFile + 128 << 20, "bytes held in memory: the limit and no more")
+        XCTAssertThrowsError(try place.list("")) { XCTAssertEqual($0 as? SyncError, .notAJournal(place: place.displayName)) }
+        XCTAssertThrowsError(try place.prepare(create: true)) { XCTAssertEqual($0 as? SyncError, .notAJournal(place: place.displayName)) }
+        XCTAssertThrowsError(try place.remove("m1-00000001.batch")) { error in
+            guard case .unreachable(let shown, _)? = error as? SyncError else { return XCTFail("\(error)") }
+            XCTAssertEqual(shown, place.displayName)
+        }
+    }
+
+    /// How far the process's peak resident memory rose while `body` ran. The peak is reset first
+    /// (Linux's clear_refs), so an earlier test's peak hides nothing.
+    private func memoryGrown(_ body: () throws -> Void) throws -> Int {
+        func kibibytes(_ field: String) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+            return try XCTUnwrap(Int(line.split(whereSeparator: \.isWhitespace)[1]))
+        }
+        try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let before = try kibibytes("VmRSS")
+        try body()
+        return (try kibibytes("VmHWM") - before) * 1024
     }
 }
