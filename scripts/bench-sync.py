@@ -107,6 +107,9 @@ def main():
             down, said = timed([binary, "--database", second, "--sync-setup", target], environment, secrets)
             folder = served or target
             files = {file: open(os.path.join(folder, file), "rb").read() for file in os.listdir(folder)}
+            # What padding costs: the same files as they would be unpadded.
+            sizes = json.loads(subprocess.run([helper, "unpadded", folder], input=PASSPHRASE + "\n", capture_output=True,
+                                              text=True, check=True).stdout)
             idle, requests = [], []
             for _ in range(args.runs):
                 before = sum(1 for _ in open(access_log)) if os.path.exists(access_log) else 0
@@ -127,7 +130,7 @@ def main():
             names = os.listdir(folder)
             results["places"][name] = {
                 "first_up_ms": up, "first_down_ms": down, "first_down_said": said,
-                "files": len(files), "bytes": place_bytes(files),
+                "files": len(files), "bytes": place_bytes(files), "unpadded_bytes": place_bytes(files) - sizes["sealed_bytes"] + sizes["unpadded_bytes"],
                 "nothing_to_do_ms": spread(idle), "nothing_to_do_requests": max(requests) if served else None,
                 "one_edit_sent_ms": spread(sent), "one_edit_received_ms": spread(got),
                 "plain_copy_ms": spread(floor),
@@ -178,6 +181,7 @@ def print_table(results):
         ("first sync up (setup, Argon2id)", lambda p: f"{p['first_up_ms']:.0f} ms"),
         ("first sync down (join)", lambda p: f"{p['first_down_ms']:.0f} ms"),
         ("files, bytes at the place", lambda p: f"{p['files']}, {p['bytes'] / 1e6:.2f} MB"),
+        ("  the same, unpadded", lambda p: f"{p['unpadded_bytes'] / 1e6:.2f} MB"),
         ("plain copy of those bytes", lambda p: fmt(p["plain_copy_ms"])),
         ("sync with nothing to do", lambda p: fmt(p["nothing_to_do_ms"])),
         ("  its requests", lambda p: "—" if p["nothing_to_do_requests"] is None else str(p["nothing_to_do_requests"])),

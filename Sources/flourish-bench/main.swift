@@ -15,6 +15,9 @@ import Foundation
 //   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
 //                                          printing "saved N UUID" once each save has returned
 //                                          (the crash test kills it at random moments)
+//   flourish-bench unpadded FOLDER         the bytes of a sync folder's sealed files, as they are
+//                                          and as they would be unpadded, as JSON (the sync
+//                                          passphrase on standard input)
 
 func milliseconds(_ work: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -137,10 +140,13 @@ do {
         try editNewest(path: arguments[1])
     case ("save-loop", 3):
         try saveLoop(path: arguments[1], first: Int(arguments[2]) ?? 0)
+    case ("unpadded", 2):
+        let json = try JSONSerialization.data(withJSONObject: try UnpaddedSizes.measure(folder: arguments[1]), options: [.sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST | unpadded FOLDER\n".utf8))
         exit(2)
     }
 } catch {
