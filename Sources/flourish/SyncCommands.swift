@@ -118,6 +118,11 @@ func openKept(_ store: JournalStore, at place: SyncPlace, key: JournalKey, passw
         let sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("New sync passphrase: ")))
         SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
         return sync
+    } catch .wrongPassphrase {
+        // The key kept here does not open the journal: the passphrase does.
+        let sync = try JournalSync.open(store, at: place, passphrase: readSecret(prompt: tr("Sync passphrase: ")))
+        SyncKeyring.keep(key: sync.journalKey, password: password, for: store)
+        return sync
     }
 }
 

@@ -286,6 +286,10 @@ final class SyncController {
         switch error {
         case .unreachable:
             status = .offline
+        case .wrongPassphrase:
+            // The key kept here does not open the journal: the passphrase does.
+            sync = nil
+            status = .needsPassphrase
         case .keyChanged:
             // Shut out by another computer: the new passphrase lets it back in.
             sync = nil

@@ -36,7 +36,7 @@ extension JournalSync {
         let next = JournalSync(store: store, place: place, key: newKey, journal: journal)
         // What the old key sealed is all in this journal now, which goes out whole under the new.
         try next.removeOldKeysFiles(machinesBefore: before)
-        next.snapshotEvery = 1
+        // A snapshot is due at once (see `JournalStore.changeSyncKey`).
         _ = try next.sync()
         next.snapshotEvery = snapshotEvery
         return next

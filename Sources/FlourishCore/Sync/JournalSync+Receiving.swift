@@ -21,7 +21,8 @@ extension JournalSync {
         var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
         try checkOwn(state, files: files, applied: &applied, into: &report)
         var heard = Heard()
-        let others = files.filter { $0.machine != state.machine }
+        let old = try worded { () throws(JournalError) in try store.oldMachines() }
+        let others = try dropOldKeysFiles(files.filter { $0.machine != state.machine }, old: old)
         if isBehind(others, applied: applied) {
             try takeSnapshots(others.filter { $0.kind == .snapshot }, applied: &applied, heard: &heard, into: &report, counter: &counter)
         }
@@ -62,6 +63,29 @@ extension JournalSync {
         try tellMissing(state, heard: heard, applied: applied, into: &report)
     }
 
+    /// Files of the machine ids an old key of the journal wrote under: removed when they do not
+    /// open with this key (sealed with the old one, they are of no use to anyone), and not
+    /// reported. One that opens is kept: it is not the old key's.
+    private func dropOldKeysFiles(_ files: [SyncFileName], old: Set<String>) throws(SyncError) -> [SyncFileName] {
+        guard !old.isEmpty else { return files }
+        var kept: [SyncFileName] = []
+        for file in files {
+            if old.contains(file.machine) {
+                do throws(SyncError) {
+                    switch file.kind {
+                    case .batch: _ = try open(file, as: SyncBatch.self)
+                    case .snapshot: _ = try open(file, as: SyncSnapshot.self)
+                    }
+                } catch .refusedFile, .skippedFile {
+                    try? place.remove(file.text)
+                    continue
+                }
+            }
+            kept.append(file)
+        }
+        return kept
+    }
+
     /// Files under this machine's name that it did not record writing: opened with the key
     /// first. One that opens was written by a sync of its own cut off before it could note it;
     /// one that does not is someone else's, reported, and never counted or removed as its own.
@@ -72,11 +96,19 @@ extension JournalSync {
             do {
                 switch file.kind {
                 case .batch where !applied.contains(file.text):
-                    _ = try open(file, as: SyncBatch.self)
+                    // Applied too: a backup put back in place of the journal file had not got it.
+                    _ = try store.apply(try open(file, as: SyncBatch.self), fileName: file.text)
                     try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
                     applied.insert(file.text)
                 case .snapshot where !read.contains(file.text):
-                    _ = try open(file, as: SyncSnapshot.self)
+                    let snapshot = try open(file, as: SyncSnapshot.self)
+                    // Past what the journal knows it wrote: a backup put back in its place. What
+                    // it holds comes back, and the numbers go on after it.
+                    if file.number >= state.nextBatch {
+                        _ = try store.apply(snapshot, fileName: file.text)
+                        try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
+                        applied.formUnion(snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) })
+                    }
                     try worded { () throws(JournalError) in try store.recordOwn(snapshot: file.number, name: file.text) }
                 default:
                     continue

@@ -58,8 +58,11 @@ extension JournalSync {
         let batches = try worded { () throws(JournalError) in try store.ownBatches(machine: state.machine) }
         var newest = try worded { () throws(JournalError) in try store.ownSnapshot() }
         let loose = batches.filter { $0 > newest }
-        if loose.count >= snapshotEvery, let last = loose.last, try writeSnapshot(machine: state.machine, number: last, into: &report) {
+        let due = try worded { () throws(JournalError) in try store.snapshotDue() }
+        if loose.count >= (due ? 1 : snapshotEvery), let last = loose.last,
+           try writeSnapshot(machine: state.machine, number: last, into: &report) {
             newest = last
+            if due { try worded { () throws(JournalError) in try store.snapshotWritten() } }
         }
         guard newest > 0 else { return }
         let written = Set(batches)

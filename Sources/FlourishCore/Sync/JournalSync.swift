@@ -130,7 +130,12 @@ public final class JournalSync: @unchecked Sendable {
     public static func open(_ store: JournalStore, at place: SyncPlace, key: JournalKey) throws(SyncError) -> JournalSync {
         try open(store, at: place) { file, last throws(SyncError) in
             // A key kept for another journal would write files no machine can open.
-            guard file.opens(with: key) else { throw last == key.id ? .keyChanged : .wrongPassphrase }
+            guard file.opens(with: key) else {
+                // A journal from before key ids were kept: the kept key was its own, so it is
+                // noted as the one it last synced with, and the new passphrase starts it again.
+                if last == nil { try worded { () throws(JournalError) in try store.recordSyncKey(id: key.id) } }
+                throw last == key.id || last == nil ? .keyChanged : .wrongPassphrase
+            }
             return key
         }
     }
@@ -144,15 +149,32 @@ public final class JournalSync: @unchecked Sendable {
         guard keyFile.journal == state.journal else { throw .otherJournal(place: place.displayName) }
         let last = try worded { () throws(JournalError) in try store.syncKeyID() }
         let opened = try key(keyFile, last)
+        let changed: Bool
+        switch last {
+        case opened.id: changed = false
+        // From before key ids were kept: its own newest file tells whether the key changed since.
+        case nil: changed = try !ownNewestOpens(store, at: place, key: opened, state: state)
+        default: changed = true
+        }
         try worded { () throws(JournalError) in
-            switch last {
-            case opened.id: break
-            // Kept from before keys were: the key it syncs with now.
-            case nil: try store.recordSyncKey(id: opened.id)
-            default: try store.changeSyncKey(id: opened.id)
-            }
+            if changed { try store.changeSyncKey(id: opened.id) } else { try store.recordSyncKey(id: opened.id) }
         }
         return JournalSync(store: store, place: place, key: opened, journal: state.journal)
+    }
+
+    /// Whether this machine's newest own file at the place opens with `key` (or it has written
+    /// none): gone or sealed otherwise, the journal's key was changed since it last synced.
+    private static func ownNewestOpens(_ store: JournalStore, at place: SyncPlace, key: JournalKey,
+                                       state: SyncState) throws(SyncError) -> Bool {
+        let (snapshot, batches) = try worded { () throws(JournalError) in
+            (try store.ownSnapshot(), try store.ownBatches(machine: state.machine))
+        }
+        guard let newest = max(batches.last ?? 0, snapshot) as Int?, newest > 0 else { return true }
+        // The batch, or the snapshot of the same number that took its place.
+        for name in [SyncBatch.fileName(machine: state.machine, number: newest), SyncSnapshot.fileName(machine: state.machine, number: newest)] {
+            if let data = try place.read(name) { return (try? key.open(data, name: name, journal: state.journal)) != nil }
+        }
+        return false
     }
 
     /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.exported`).
@@ -170,6 +192,9 @@ public final class JournalSync: @unchecked Sendable {
     /// journal is many of them.
     public func sync(progress: @escaping (Int, Int) -> Void = { _, _ in }) throws(SyncError) -> SyncReport {
         guard let state = try worded({ () throws(JournalError) in try store.syncStateForThisFile() }) else { throw .notSetUp }
+        // The journal moved to another key since this was opened (a shut-out cut off half-way):
+        // nothing is written with this one.
+        guard try worded({ () throws(JournalError) in try store.syncKeyID() }) == key.id else { throw .keyChanged }
         var report = SyncReport()
         var counter = Counter(progress: progress)
         let files = try place.list("").compactMap(SyncFileName.parse)
