@@ -235,8 +235,13 @@ def later_puts_it_off_an_hour():
             with open(preferences) as file:
                 values = dict(line.strip().split("=", 1) for line in file if "=" in line)
             return float(values["reminder-later"]) if values.get("reminder-later") else None
-        at = wait_for("Later to be remembered", later)
-        check(f"it comes again an hour on ({at - pressed:.0f} s)", 3_595 <= at - pressed <= 3_610)
+        if time.localtime(pressed + 3_600).tm_yday != time.localtime(pressed).tm_yday:
+            # Late at night an hour on is tomorrow, and Later lapses with its day (ReminderRules).
+            time.sleep(2)
+            check("late at night Later lapses: an hour on is tomorrow", later() is None)
+        else:
+            at = wait_for("Later to be remembered", later)
+            check(f"it comes again an hour on ({at - pressed:.0f} s)", 3_595 <= at - pressed <= 3_610)
         time.sleep(2)
         check("not before", len(server.calls("Notify")) == 1)
         check("and no window opened for it", find(pyatspi.Registry.getDesktop(0), "text", "Title") is None)
