@@ -208,6 +208,17 @@ final class SyncHostilePlaceTests: XCTestCase {
         XCTAssertEqual(sizes[0], 4096 + 44, "one 4 KiB bucket, sealed")
     }
 
+    func testLargerFilesArePaddedToPadmeBucketsAtAFewPercentAtMost() throws {
+        let key = JournalKey.random()
+        let size = { (count: Int) in try key.seal(Data(count: count), name: "n", journal: "j").count - 44 }
+        XCTAssertEqual(try size(99_000), try size(100_000), "one bucket: 100,352 bytes")
+        XCTAssertEqual(try size(100_000), 100_352)
+        for count in [70_000, 260_000, 1_000_000, 3_000_000] {
+            XCTAssertGreaterThan(try size(count), count)
+            XCTAssertLessThanOrEqual(try size(count), count + count / 8, "Padmé costs at most 12%")
+        }
+    }
+
     // MARK: - What a sealed file says, checked
 
     func testASealedSnapshotHoldingMoreThanAnyMachineWritesIsRefusedNotCountedOut() throws {
