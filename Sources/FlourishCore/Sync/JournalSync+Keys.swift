@@ -48,17 +48,7 @@ extension JournalSync {
     private func removeOldKeysFiles(machinesBefore: Set<String>) throws(SyncError) {
         guard let mine = try worded({ () throws(JournalError) in try store.syncState() })?.machine else { throw .notSetUp }
         for file in try place.list("").compactMap(SyncFileName.parse) where file.machine != mine {
-            if !machinesBefore.contains(file.machine) {
-                do {
-                    switch file.kind {
-                    case .batch: _ = try open(file, as: SyncBatch.self)
-                    case .snapshot: _ = try open(file, as: SyncSnapshot.self)
-                    }
-                    continue
-                } catch .refusedFile, .skippedFile {
-                    // Not sealed with this key.
-                }
-            }
+            if !machinesBefore.contains(file.machine), try opensWithKey(file) { continue }
             // One left behind is refused by every computer, and removed by the next change of key.
             try? place.remove(file.text)
         }

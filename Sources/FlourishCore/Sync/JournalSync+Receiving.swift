@@ -70,16 +70,9 @@ extension JournalSync {
         guard !old.isEmpty else { return files }
         var kept: [SyncFileName] = []
         for file in files {
-            if old.contains(file.machine) {
-                do throws(SyncError) {
-                    switch file.kind {
-                    case .batch: _ = try open(file, as: SyncBatch.self)
-                    case .snapshot: _ = try open(file, as: SyncSnapshot.self)
-                    }
-                } catch .refusedFile, .skippedFile {
-                    try? place.remove(file.text)
-                    continue
-                }
+            if old.contains(file.machine), try !opensWithKey(file) {
+                try? place.remove(file.text)
+                continue
             }
             kept.append(file)
         }

@@ -243,6 +243,20 @@ public final class JournalSync: @unchecked Sendable {
         return contents
     }
 
+    /// Whether a machine's file opens with this key as what its name says it is; a place that
+    /// cannot be reached is still an error.
+    func opensWithKey(_ file: SyncFileName) throws(SyncError) -> Bool {
+        do {
+            switch file.kind {
+            case .batch: _ = try open(file, as: SyncBatch.self)
+            case .snapshot: _ = try open(file, as: SyncSnapshot.self)
+            }
+            return true
+        } catch .refusedFile, .skippedFile {
+            return false
+        }
+    }
+
     /// `contents` encoded and sealed under `name`.
     func sealed(_ contents: some Encodable, name: String) throws(SyncError) -> Data {
         // Encoding strings, numbers and arrays of them cannot fail.
