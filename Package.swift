@@ -32,9 +32,15 @@ let package = Package(
         .systemLibrary(name: "CIntl"),
         // libsodium, for sync: what leaves the machine is sealed with it; no GTK.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // The encrypting SQLite VFS for locked journals, in C beside libsodium: every page sealed
+        // before it reaches the disk. No GTK.
+        .target(
+            name: "CJournalCipher",
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("sodium")]
+        ),
         .target(
             name: "FlourishCore",
-            dependencies: ["CIntl", "CSodium", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["CIntl", "CSodium", "CJournalCipher", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"), "ZIPFoundation"]
         ),
         .target(

@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio) or a Flourish\n                    JSON export at PATH (Daylio's moods: rad the best, good really good, meh\n                    okay, bad not so great, awful the worst, in any language; a backup's own\n                    moods by their step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio) or a Flourish\n                    JSON export at PATH (Daylio's moods: rad the best, good really good, meh\n                    okay, bad not so great, awful the worst, in any language; a backup's own\n                    moods by their step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --encrypt         lock the journal: every byte of it on disk, and of its backups, is\n                    encrypted under a new passphrase (read as for --sync-setup); prints\n                    a recovery key, once\n  --decrypt         make a locked journal plain again (after its passphrase)\n                    A locked journal's passphrase (or recovery key) is asked for first by\n                    every command that opens it; it is the first line of standard input\n                    when that is not a terminal\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -28,6 +28,7 @@ var importFrom: String?
 var syncCommand: SyncCommand?
 var remind: ReminderTime??
 var asService = false
+var lockCommand: String?
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
@@ -77,6 +78,8 @@ while let argument = arguments.popFirst() {
         } else {
             fail(String(format: tr("--remind needs a time as HH:MM (24 hours), such as 20:00, or off; “%@” is neither"), value))
         }
+    case "--encrypt", "--decrypt":
+        lockCommand = argument
     case "--gapplication-service":
         // How the login item and D-Bus activation start Flourish: in the background, no window.
         asService = true
@@ -120,14 +123,17 @@ if let remind {
         exit(1)
     }
 }
+if let lockCommand {
+    if lockCommand == "--encrypt" { runEncrypt(journalPath) } else { runDecrypt(journalPath) }
+}
 if checkOnly {
-    let verdict = JournalRescue.check(path: journalPath)
+    let verdict = JournalRescue.check(path: journalPath, cipher: cipherIfLocked(journalPath))
     print(verdict.lines.joined(separator: "\n"))
     exit(verdict.healthy ? 0 : 1)
 }
 if let recovery {
     do {
-        let result = try JournalRescue.recover(from: recovery.from, to: recovery.to)
+        let result = try JournalRescue.recover(from: recovery.from, to: recovery.to, cipher: cipherIfLocked(recovery.from))
         print(String(format: tr("Recovered %@ entries into %@; %@ could not be read."),
                      "\(result.recovered)", result.output, "\(result.lost)"))
         exit(0)
@@ -137,7 +143,7 @@ if let recovery {
 }
 if let restoreFrom {
     do {
-        let kept = try JournalRescue.restore(backup: restoreFrom, to: journalPath)
+        let kept = try JournalRescue.restore(backup: restoreFrom, to: journalPath, cipher: cipherIfLocked(journalPath))
         print(String(format: tr("Restored %@ as the journal at %@."), restoreFrom, journalPath))
         if let kept { print(String(format: tr("The journal it replaced is kept at %@."), kept)) }
         exit(0)
@@ -149,7 +155,7 @@ if let restoreFrom {
 /// Opens the journal for the export and import commands; a journal that cannot be opened fails them.
 func openJournal() -> JournalStore {
     do {
-        return try JournalStore(path: journalPath)
+        return try JournalStore(path: journalPath, cipher: cipherIfLocked(journalPath))
     } catch {
         failed(error)
     }

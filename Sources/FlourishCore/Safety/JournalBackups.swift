@@ -57,6 +57,10 @@ public struct JournalBackups: Sendable {
         let partial = target + ".partial"
         try? FileManager.default.removeItem(atPath: partial)
         do {
+            // A locked journal's backups are sealed with its key; its key file has a copy here.
+            if store.cipher != nil, let lockFile = try? LockFile.read(JournalLock.keyFile(of: store.file), journal: store.path) {
+                try JournalLock.writeBackupKeyFile(lockFile, of: store.file)
+            }
             try store.vacuum(intoNewFile: partial)
             guard rename(partial, target) == 0 else {
                 throw JournalError.cannotOpen(path: target, reason: String(cString: strerror(errno)))

@@ -70,28 +70,34 @@ enum JournalFile {
     /// For a Flourish journal whole in its main file, the immutable connection it was read
     /// through comes back too: the store reads the journal through it until the health check,
     /// rather than opening a second one at start-up.
-    static func inspect(_ file: String, shownAs path: String) throws(JournalError) -> (kind: Kind, reader: DatabaseQueue?) {
+    ///
+    /// A locked journal reads only through `cipher`; without it, `.locked`.
+    static func inspect(_ file: String, shownAs path: String, cipher: JournalCipher? = nil) throws(JournalError) -> (kind: Kind, reader: DatabaseQueue?) {
         let pendingSideFiles = hasPendingSideFiles(file)
         guard size(of: file) > 0 else {
             // An empty file is a new journal, unless side files hold what was written to it.
-            return (pendingSideFiles ? try inspectCopy(of: file, shownAs: path) : .new, nil)
+            return (pendingSideFiles ? try inspectCopy(of: file, shownAs: path, cipher: cipher) : .new, nil)
         }
-        guard hasSQLiteHeader(file) else { throw .damaged(path: path) }
+        if cipher == nil {
+            guard hasSQLiteHeader(file) else {
+                throw JournalLock.isLocked(file) ? .locked(path: path) : .damaged(path: path)
+            }
+        }
         do {
             // A connection not handed back is closed as it goes out of scope.
-            let queue = try immutable(file)
+            let queue = try immutable(file, cipher: cipher)
             let kind = try classify(queue, shownAs: path)
             if case .journal = kind, !pendingSideFiles { return (kind, queue) }
             // A main file with no tables yet, while side files hold writes: what those writes
             // made decides (another program's new database, or a new journal that crashed).
-            if kind == .new && pendingSideFiles { return (try inspectCopy(of: file, shownAs: path), nil) }
+            if kind == .new && pendingSideFiles { return (try inspectCopy(of: file, shownAs: path, cipher: cipher), nil) }
             return (kind, nil)
         } catch let error as JournalError {
             throw error
         } catch {
             // The main file alone does not read as a database. After a crash part of it may be in
             // the -wal still: look at both together, in a copy.
-            if pendingSideFiles { return (try inspectCopy(of: file, shownAs: path), nil) }
+            if pendingSideFiles { return (try inspectCopy(of: file, shownAs: path, cipher: cipher), nil) }
             throw JournalError(error, path: path)
         }
     }
@@ -118,18 +124,34 @@ enum JournalFile {
 
     /// A read-only connection that takes no lock and never looks at (or makes) side files.
     /// Only right while no one writes the file: for a journal before its check, and rescue tools.
-    static func immutable(_ file: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
+    static func immutable(_ file: String, cipher: JournalCipher? = nil) throws -> DatabaseQueue {
+        var configuration = configuration(cipher)
         configuration.readonly = true
         configuration.label = "journal (read-only)"
-        return try DatabaseQueue(path: immutableURI(file), configuration: configuration)
+        return try DatabaseQueue(path: cipher?.location(of: file, immutable: true) ?? uri(file, parameters: ["immutable=1"]),
+                                 configuration: configuration)
+    }
+
+    /// Where SQLite finds `file`: the path itself, or for a locked journal the URI that reads it
+    /// through the encrypting VFS.
+    static func location(_ file: String, cipher: JournalCipher?) -> String {
+        cipher?.location(of: file) ?? file
+    }
+
+    /// A connection's configuration; a locked journal's prepares every connection for the VFS.
+    static func configuration(_ cipher: JournalCipher?) -> Configuration {
+        var configuration = Configuration()
+        if cipher != nil {
+            configuration.prepareDatabase { db in try JournalCipher.prepare(db) }
+        }
+        return configuration
     }
 
     /// The main file and its side files copied into a private temporary folder, opened there (so
     /// that SQLite merges the -wal or rolls the hot journal back in the copy only) and classified.
-    private static func inspectCopy(of file: String, shownAs path: String) throws(JournalError) -> Kind {
+    private static func inspectCopy(of file: String, shownAs path: String, cipher: JournalCipher?) throws(JournalError) -> Kind {
         do {
-            return try withPrivateCopy(of: file) { queue in try classify(queue, shownAs: path) }
+            return try withPrivateCopy(of: file, cipher: cipher) { queue in try classify(queue, shownAs: path) }
         } catch {
             throw JournalError(error, path: path) // a JournalError passes through as it is
         }
@@ -137,7 +159,8 @@ enum JournalFile {
 
     /// Runs `work` on a copy of the main file and its side files in a private temporary folder
     /// (removed afterwards): SQLite recovers the copy, never the original.
-    static func withPrivateCopy<T>(of file: String, _ work: (DatabaseQueue) throws -> T) throws -> T {
+    /// A locked journal's copy is as sealed as the journal, and read through `cipher`.
+    static func withPrivateCopy<T>(of file: String, cipher: JournalCipher? = nil, _ work: (DatabaseQueue) throws -> T) throws -> T {
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("flourish-copy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -146,7 +169,7 @@ enum JournalFile {
         for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: file + suffix) {
             try copyPrivately(file + suffix, to: copy + suffix)
         }
-        let queue = try DatabaseQueue(path: copy)
+        let queue = try DatabaseQueue(path: location(copy, cipher: cipher), configuration: configuration(cipher))
         defer { try? queue.close() }
         return try work(queue)
     }
@@ -174,11 +197,33 @@ enum JournalFile {
     /// Writes a whole, compacted copy of the database `queue` reads (SQLite's VACUUM INTO) into a
     /// new file at `target`. VACUUM INTO takes an existing empty file as it is: created 0600 here
     /// first, the copy is private from its first byte, never readable by others before a chmod.
-    static func vacuum(_ queue: DatabaseQueue, intoNewFile target: String) throws {
+    ///
+    /// With `cipher` the copy is sealed by it, page by page, as it is written (from a locked
+    /// journal or a plain one); without, it is plain (from a plain journal, or unlocking one).
+    static func vacuum(_ queue: DatabaseQueue, intoNewFile target: String, cipher: JournalCipher? = nil) throws {
         let descriptor = open(target, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw JournalError.cannotOpen(path: target, reason: String(cString: strerror(errno))) }
         close(descriptor)
-        try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [target]) }
+        try queue.inDatabase { db in
+            // The copy's pages have room for a nonce and tag exactly when it is sealed.
+            try JournalCipher.requestReserve(cipher == nil ? 0 : JournalCipher.reserve, db)
+            // A plain copy names the system's own VFS: an attached file would otherwise go through
+            // the connection's, the encrypting one when the source is locked.
+            try db.execute(sql: "VACUUM INTO ?", arguments: [cipher?.location(of: target) ?? uri(target, parameters: ["vfs=unix"])])
+        }
+        if let cipher { try startLog(target, cipher: cipher) }
+    }
+
+    /// Puts a new sealed copy in WAL mode, as every locked journal is: from rollback mode, the
+    /// switch would save page 1 in the clear in a rollback journal (which the VFS refuses), so it
+    /// goes through "off", which keeps none, while nothing else has the new file open.
+    private static func startLog(_ file: String, cipher: JournalCipher) throws {
+        let queue = try DatabaseQueue(path: cipher.location(of: file), configuration: configuration(cipher))
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        try queue.close()
     }
 
     /// Whether side files hold part of the journal (a -wal not yet merged, a hot rollback journal).
@@ -193,17 +238,18 @@ enum JournalFile {
     }
 
     /// Whether the file starts with the 16 bytes every SQLite database starts with.
-    private static func hasSQLiteHeader(_ file: String) -> Bool {
+    static func hasSQLiteHeader(_ file: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: file) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 
-    /// The SQLite URI that opens `file` immutable (Debian's SQLite understands URIs in every open).
-    private static func immutableURI(_ file: String) -> String {
+    /// The SQLite URI for `file` with `parameters` (Debian's SQLite understands URIs in every
+    /// open, ATTACH and VACUUM INTO).
+    static func uri(_ file: String, parameters: [String]) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
         let escaped = file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file
-        return "file:\(escaped)?immutable=1"
+        return "file:\(escaped)?" + parameters.joined(separator: "&")
     }
 }

@@ -13,10 +13,11 @@ public enum JournalRescue {
 
     /// Checks the journal at `path` as Flourish does before its first write: is it a Flourish
     /// journal, and does SQLite's `quick_check` find it whole?
-    public static func check(path: String) -> Verdict {
+    /// A locked journal is read through its `cipher`.
+    public static func check(path: String, cipher: JournalCipher? = nil) -> Verdict {
         let file = JournalFile.resolve(path)
         do {
-            return try withSnapshot(of: file, shownAs: path) { queue in
+            return try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
                 let report = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
                 let count = try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") }
                 if report == ["ok"] {
@@ -42,21 +43,26 @@ public enum JournalRescue {
 
     /// Copies every entry that can still be read from the journal at `path` into a new journal
     /// at `output` (which must not exist yet), each with its id, identity and stored values.
-    public static func recover(from path: String, to output: String) throws(JournalError) -> Recovery {
+    /// From a locked journal (read through `cipher`), the new journal is locked with the same key,
+    /// its key file copied beside it.
+    public static func recover(from path: String, to output: String, cipher: JournalCipher? = nil) throws(JournalError) -> Recovery {
         guard !FileManager.default.fileExists(atPath: output) else {
             throw .other(reason: String(format: tr("%@ already exists: choose a new file for the recovered journal."), output))
         }
         let file = JournalFile.resolve(path)
         let (rows, known, tags): ([Row], Set<Int64>, ReadableTags)
         do {
-            (rows, known, tags) = try withSnapshot(of: file, shownAs: path) { queue in
+            (rows, known, tags) = try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
                 let (rows, known) = try readableRows(queue)
                 return (rows, known, readableTags(queue))
             }
         } catch {
             throw JournalError(error, path: path) // a JournalError passes through as it is
         }
-        let store = try JournalStore(path: output)
+        if cipher != nil {
+            try LockFile.read(JournalLock.keyFile(of: file), journal: path).write(to: JournalLock.keyFile(of: JournalFile.resolve(output)))
+        }
+        let store = try JournalStore(path: output, cipher: cipher)
         try store.insertStoredRows(rows)
         let recovered = Set(rows.map { $0["id"] as Int64 })
         try restoreTags(tags, of: recovered, into: store)
@@ -130,18 +136,20 @@ public enum JournalRescue {
 
     /// Runs `work` on a read-only view of the journal that never writes to it: the main file
     /// through an immutable connection, or, when side files hold part of it, a private copy.
-    static func withSnapshot<T>(of file: String, shownAs path: String, _ work: (DatabaseQueue) throws -> T) throws -> T {
+    /// A locked journal (or backup) reads through `cipher`.
+    static func withSnapshot<T>(of file: String, shownAs path: String, cipher: JournalCipher? = nil,
+                                _ work: (DatabaseQueue) throws -> T) throws -> T {
         var status = stat()
         guard stat(file, &status) == 0 else {
             throw JournalError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw JournalError.notAFile(path: path) }
         guard JournalFile.hasPendingSideFiles(file) else {
-            let queue = try JournalFile.immutable(file)
+            let queue = try JournalFile.immutable(file, cipher: cipher)
             defer { try? queue.close() }
             return try work(queue)
         }
-        return try JournalFile.withPrivateCopy(of: file, work)
+        return try JournalFile.withPrivateCopy(of: file, cipher: cipher, work)
     }
 }
 
@@ -151,7 +159,10 @@ extension JournalRescue {
     /// writes to it) beside the journal under a temporary name; then the current journal is kept,
     /// byte for byte with its side files, in `backups/` as "…-before-restore-…", and the copy is
     /// renamed over it. Quit Flourish first. Returns where the old journal was kept.
-    public static func restore(backup: String, to journal: String, now: Date = Date()) throws(JournalError) -> String? {
+    /// A locked journal's backups are sealed with its key: `cipher` reads the backup and seals
+    /// the restored journal.
+    public static func restore(backup: String, to journal: String, cipher: JournalCipher? = nil,
+                               now: Date = Date()) throws(JournalError) -> String? {
         let target = JournalFile.resolve(journal)
         let incoming = target + ".restoring"
         let files = FileManager.default
@@ -159,7 +170,7 @@ extension JournalRescue {
             try? files.removeItem(atPath: incoming)
             try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                       withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try checkedCopy(of: backup, into: incoming)
+            try checkedCopy(of: backup, into: incoming, cipher: cipher)
             let kept = try keepAside(target, now: now)
             // The old journal's side files belong to its old contents (kept above).
             for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: target + suffix) }
@@ -176,16 +187,16 @@ extension JournalRescue {
     /// Checks that `backup` is a healthy Flourish journal and copies it whole into the new private
     /// file `incoming` (VACUUM INTO, from a view that never writes to it). Every failure names
     /// the backup.
-    private static func checkedCopy(of backup: String, into incoming: String) throws(JournalError) {
+    private static func checkedCopy(of backup: String, into incoming: String, cipher: JournalCipher?) throws(JournalError) {
         do {
-            try withSnapshot(of: JournalFile.resolve(backup), shownAs: backup) { queue in
+            try withSnapshot(of: JournalFile.resolve(backup), shownAs: backup, cipher: cipher) { queue in
                 guard case .journal = try JournalFile.classify(queue, shownAs: backup) else {
                     throw JournalError.notAJournal(path: backup)
                 }
                 guard try queue.read({ db in try String.fetchAll(db, sql: "PRAGMA quick_check") }) == ["ok"] else {
                     throw JournalError.damaged(path: backup)
                 }
-                try JournalFile.vacuum(queue, intoNewFile: incoming)
+                try JournalFile.vacuum(queue, intoNewFile: incoming, cipher: cipher)
             }
         } catch {
             throw JournalError(error, path: backup)

@@ -20,6 +20,14 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     /// written to.
     case damagedJournal(path: String)
     case readOnly(path: String)
+    /// The journal is locked: it opens only with its passphrase or recovery key.
+    case locked(path: String)
+    /// What was typed opens neither the passphrase's wrapping of the key nor the recovery key's.
+    case wrongPassphrase
+    /// A locked journal whose key file (`<journal>.key`) is not beside it.
+    case keyFileMissing(path: String)
+    /// A locked journal's key file that is not one.
+    case keyFileDamaged(path: String)
     /// The entry was deleted meanwhile (in another window, or by hand).
     case entryMissing
     /// A tag's name that cannot be used (said next to the field).
@@ -53,6 +61,14 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("The journal at %@ is damaged, so Flourish will not write to it and nothing was saved. Recover your entries into a new journal with “Recover…” or “flourish --recover”."), path)
         case let .readOnly(path):
             String(format: tr("Flourish cannot write to your journal at %@: the file or its folder is read-only."), path)
+        case let .locked(path):
+            String(format: tr("The journal at %@ is locked: it opens with its passphrase or its recovery key."), path)
+        case .wrongPassphrase:
+            tr("That passphrase does not open this journal. Check it and try again, or use the recovery key.")
+        case let .keyFileMissing(path):
+            String(format: tr("The journal at %@ is locked, and its key file (%@.key) is not beside it. Put the key file back beside the journal to open it."), path, (path as NSString).lastPathComponent)
+        case let .keyFileDamaged(path):
+            String(format: tr("The key file at %@ is damaged, so the journal beside it cannot be opened. Put back a copy of the key file (one is kept beside the backups)."), path)
         case .entryMissing:
             tr("This entry is no longer in the journal; it may have been deleted in another window.")
         case .tagName(let problem):
@@ -80,6 +96,12 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
         }
         guard let database = error as? DatabaseError else {
             self = .other(reason: error.localizedDescription)
+            return
+        }
+        // A sealed page that did not open (changed, cut short, moved): damage, as SQLite's own
+        // corruption is.
+        if database.extendedResultCode == .SQLITE_IOERR_DATA {
+            self = .damaged(path: path)
             return
         }
         switch database.resultCode {

@@ -14,6 +14,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     public let path: String
     /// The file SQLite opens: `path` with symbolic links followed.
     public let file: String
+    /// A locked journal's key, through which every connection reads and writes; nil for a plain one.
+    public let cipher: JournalCipher?
 
     private let lock = NSLock()
     /// Reads go here: the read-only connection until the check, then the writer.
@@ -35,17 +37,21 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     ///
     /// A file that is not a database, belongs to another program or comes from a newer Flourish
     /// is refused with a `JournalError` and left exactly as it was, side files included.
-    public init(path: String) throws(JournalError) {
+    ///
+    /// A locked journal opens only with its `cipher` (`JournalLock.unlock`); without, `.locked`.
+    /// A new journal made with a cipher is locked from its first page.
+    public init(path: String, cipher: JournalCipher? = nil) throws(JournalError) {
         self.path = path
+        self.cipher = cipher
         file = JournalFile.resolve(path)
         let created = try JournalFile.prepare(file, shownAs: path)
-        let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path)
+        let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
         do {
             switch kind {
             case .new:
                 // Nothing in it to check. An empty file may have come with any mode: private first.
                 if !created { chmod(file, 0o600) }
-                let writer = try Self.openForWriting(file)
+                let writer = try Self.openForWriting(file, cipher: cipher)
                 reader = writer
                 self.writer = writer
                 health = .healthy
@@ -55,9 +61,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
                 let file = file
                 let open: @Sendable () throws -> DatabaseQueue
                 if JournalFile.size(of: file + "-wal") > 0 {
-                    open = { try Self.openReadOnly(file) }
+                    open = { try Self.openReadOnly(file, cipher: cipher) }
                 } else {
-                    open = { try JournalFile.immutable(file) }
+                    open = { try JournalFile.immutable(file, cipher: cipher) }
                 }
                 openChecker = open
                 reader = try inspected ?? open()
@@ -72,25 +78,25 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         }
     }
 
-    private static func openForWriting(_ file: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
+    private static func openForWriting(_ file: String, cipher: JournalCipher?) throws -> DatabaseQueue {
+        var configuration = JournalFile.configuration(cipher)
         configuration.label = "journal"
         configuration.prepareDatabase { db in
             // FULL syncs each commit, so a saved entry survives a power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        let queue = try DatabaseQueue(path: file, configuration: configuration)
+        let queue = try DatabaseQueue(path: JournalFile.location(file, cipher: cipher), configuration: configuration)
         // WAL (recorded in the file's header) lets the journal list read while a save writes.
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try JournalSchema.migrator.migrate(queue)
         return queue
     }
 
-    private static func openReadOnly(_ file: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
+    private static func openReadOnly(_ file: String, cipher: JournalCipher?) throws -> DatabaseQueue {
+        var configuration = JournalFile.configuration(cipher)
         configuration.readonly = true
         configuration.label = "journal (read-only)"
-        return try DatabaseQueue(path: file, configuration: configuration)
+        return try DatabaseQueue(path: JournalFile.location(file, cipher: cipher), configuration: configuration)
     }
 
     /// Runs SQLite's `quick_check` over the journal once (later calls return the verdict) and,
@@ -125,7 +131,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             chmod(file + suffix, 0o600)
         }
         do {
-            let writer = try Self.openForWriting(file)
+            let writer = try Self.openForWriting(file, cipher: cipher)
             lock.withLock {
                 self.writer = writer
                 reader = writer
@@ -145,9 +151,15 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
 
     /// Writes a whole, compacted, private copy of the journal into a new file at `target`. Only
     /// from a journal that passed its health check.
+    /// A locked journal's copy is sealed with its key.
     func vacuum(intoNewFile target: String) throws(JournalError) {
+        try vacuum(intoNewFile: target, sealedBy: cipher)
+    }
+
+    /// The copy sealed by `target` (plain when nil), whatever this journal's own cipher.
+    func vacuum(intoNewFile target: String, sealedBy targetCipher: JournalCipher?) throws(JournalError) {
         let queue = try writable()
-        try worded { try JournalFile.vacuum(queue, intoNewFile: target) }
+        try worded { try JournalFile.vacuum(queue, intoNewFile: target, cipher: targetCipher) }
     }
 
     public func dataVersion() -> Int? {

@@ -108,18 +108,12 @@ public struct KeyFile: Codable, Sendable, Equatable {
         Array("flourish-sync/1 key \(journal)".utf8)
     }
 
-    /// Argon2id of the passphrase (its UTF-8 bytes, exactly as typed).
+    /// Argon2id of the passphrase.
     private static func derive(_ passphrase: String, salt: [UInt8], ops: UInt64, memory: UInt64) throws(SyncError) -> [UInt8] {
-        Sodium.ready()
-        // With its terminating NUL, so that even an empty passphrase has an address to pass;
-        // the NUL itself is not hashed.
-        var secret = Array(passphrase.utf8CString)
-        defer { sodium_memzero(&secret, secret.count) }
-        var derived = [UInt8](repeating: 0, count: JournalKey.length)
-        let status = crypto_pwhash(&derived, UInt64(derived.count), secret, UInt64(secret.count - 1), salt,
-                                   ops, Int(memory), crypto_pwhash_alg_argon2id13())
         // Only running out of memory makes it fail.
-        guard status == 0 else { throw .other(reason: tr("not enough memory to check the passphrase")) }
+        guard let derived = Argon2id.derive(passphrase, salt: salt, ops: ops, memory: memory) else {
+            throw .other(reason: tr("not enough memory to check the passphrase"))
+        }
         return derived
     }
 }

@@ -1,0 +1,35 @@
+// The journal's encryption at rest: a SQLite VFS over the system's own ("unix") that seals every
+// page of a locked journal, and every page in its write-ahead log, with XChaCha20-Poly1305
+// (libsodium) before it reaches the disk, and opens and checks each one as SQLite reads it.
+//
+// A file is opened through it with a URI: file:/path?vfs=flourish-cipher&cipher=N, where N is a
+// key slot filled by flourish_cipher_add_key. The key is never part of a name or a URI.
+#ifndef FLOURISH_JOURNAL_CIPHER_H
+#define FLOURISH_JOURNAL_CIPHER_H
+
+#define FLOURISH_CIPHER_VFS "flourish-cipher"
+/// Every locked journal's page size, and the bytes at the end of each page that hold its nonce
+/// (24) and tag (16): SQLite leaves them unused (the header's "reserved space").
+#define FLOURISH_CIPHER_PAGE_SIZE 4096
+#define FLOURISH_CIPHER_RESERVE 40
+#define FLOURISH_CIPHER_KEY_SIZE 32
+
+/// Registers the VFS (once; later calls do nothing). Returns 0, or SQLite's error code.
+int flourish_cipher_register(void);
+
+/// Copies a 32-byte key into locked memory (sodium_malloc) and returns its slot (1 or more), or
+/// -1 when libsodium cannot start or every slot is taken. Files already open keep their own copy.
+int flourish_cipher_add_key(const unsigned char *key);
+
+/// Wipes and frees the key in `slot`; files opened with it later fail to open.
+void flourish_cipher_remove_key(int slot);
+
+/// Copies the key in `slot` into `out` (32 bytes), for wrapping it anew or keeping it in the
+/// desktop's keyring; the caller wipes it. Returns 0, or -1 for an empty slot.
+int flourish_cipher_copy_key(int slot, unsigned char *out);
+
+/// How many sealed pages failed to open since the process started (damage, a wrong key): for
+/// tests and diagnostics.
+long flourish_cipher_refused_pages(void);
+
+#endif

@@ -1,0 +1,86 @@
+import CJournalCipher
+import CSodium
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The key of a locked journal while it is unlocked, held by the encrypting VFS in memory that is
+/// locked and wiped when the last reference goes (`sodium_malloc`): never in a Swift array for
+/// longer than it takes to hand it over. Every connection to a locked journal (and to its
+/// backups, which share its key) opens through `location(of:)`.
+public final class JournalCipher: @unchecked Sendable {
+    static let keyLength = Int(FLOURISH_CIPHER_KEY_SIZE)
+    static let pageSize = Int(FLOURISH_CIPHER_PAGE_SIZE)
+    static let reserve = Int32(FLOURISH_CIPHER_RESERVE)
+
+    /// The VFS's slot holding the key; immutable, freed (and wiped) in deinit.
+    private let slot: Int32
+    /// A name for the key that tells nothing of it, to check a key kept in the keyring.
+    public let keyID: String
+
+    /// Hands `key` (wiped here afterwards) to the VFS; nil only when libsodium cannot start.
+    init?(key: inout [UInt8]) {
+        defer { sodium_memzero(&key, key.count) }
+        guard key.count == Self.keyLength, flourish_cipher_register() == SQLITE_OK else { return nil }
+        keyID = Self.id(of: key)
+        slot = flourish_cipher_add_key(key)
+        guard slot > 0 else { return nil }
+    }
+
+    /// A new random key.
+    static func random() -> JournalCipher? {
+        var key = Sodium.random(keyLength)
+        return JournalCipher(key: &key)
+    }
+
+    deinit { flourish_cipher_remove_key(slot) }
+
+    /// Runs `body` with a copy of the key, wiped afterwards: for wrapping it under a new
+    /// passphrase, or keeping it in the keyring.
+    func withKey<T, E: Error>(_ body: ([UInt8]) throws(E) -> T) throws(E) -> T {
+        var key = [UInt8](repeating: 0, count: Self.keyLength)
+        defer { sodium_memzero(&key, key.count) }
+        // The slot is filled for as long as this object lives.
+        _ = flourish_cipher_copy_key(slot, &key)
+        return try body(key)
+    }
+
+    /// The SQLite URI that opens `file` through the VFS with this key.
+    func location(of file: String, immutable: Bool = false) -> String {
+        JournalFile.uri(file, parameters: ["vfs=\(FLOURISH_CIPHER_VFS)", "cipher=\(slot)"] + (immutable ? ["immutable=1"] : []))
+    }
+
+    /// What every connection to a locked journal needs before its first read: temporary tables
+    /// and sorts kept in memory (the VFS refuses to write them, in the clear, to /tmp), and for a
+    /// new file, room at the end of each page for its nonce and tag.
+    static func prepare(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        try requestReserve(reserve, db)
+    }
+
+    /// Asks SQLite for `bytes` of reserved space per page in what it writes next: a new file, or
+    /// the copy VACUUM INTO makes (the source's own pages are left as they are).
+    static func requestReserve(_ bytes: Int32, _ db: Database) throws {
+        // The page size first: setting it asks for no reserved space, undoing an earlier request.
+        try db.execute(sql: "PRAGMA page_size = \(pageSize)")
+        var value = bytes
+        let status = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_RESERVE_BYTES, &value)
+        // An existing database answers READONLY (its pages already have their layout), yet keeps the
+        // request for the copies made from it.
+        guard status == SQLITE_OK || status == SQLITE_READONLY else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status))
+        }
+    }
+
+    /// BLAKE2b keyed by the key, of a fixed text.
+    private static func id(of key: [UInt8]) -> String {
+        Sodium.ready()
+        let text = Array("flourish-lock/1 key id".utf8)
+        var out = [UInt8](repeating: 0, count: 16)
+        _ = crypto_generichash(&out, out.count, text, UInt64(text.count), key, key.count)
+        return out.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// How many sealed pages failed to open in this process (damage, or a key not theirs).
+    public static var refusedPages: Int { flourish_cipher_refused_pages() }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+
+/// Locking a journal (every page sealed on disk, its backups too) and unlocking it: for a
+/// session (`unlock`), or for good (`removeLock`). Flourish must not have the journal open in
+/// another process while it is locked or its lock removed: each refuses when it finds the journal
+/// in use.
+public enum JournalLock {
+    /// The shortest passphrase a journal is locked with.
+    public static let shortestPassphrase = 8
+
+    /// The key file beside a journal file.
+    public static func keyFile(of file: String) -> String { file + ".key" }
+
+    /// Whether the journal at `path` is locked: its file is not plain SQLite, and its key file is
+    /// beside it. (A plain file with a key file beside it was being locked or unlocked when the
+    /// computer stopped: it is plain, and the key file is left over.)
+    public static func isLocked(_ path: String) -> Bool {
+        let file = JournalFile.resolve(path)
+        return JournalFile.size(of: file) > 0 && !JournalFile.hasSQLiteHeader(file)
+            && FileManager.default.fileExists(atPath: keyFile(of: file))
+    }
+
+    /// The journal's key from its passphrase or recovery key: `.wrongPassphrase` when it is
+    /// neither (nothing is changed either way).
+    public static func unlock(path: String, secret: String) throws(JournalError) -> JournalCipher {
+        let file = JournalFile.resolve(path)
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard var key = try lockFile.unwrap(secret) else { throw .wrongPassphrase }
+        guard let cipher = JournalCipher(key: &key) else { throw .other(reason: tr("The journal's encryption could not start.")) }
+        guard cipher.keyID == lockFile.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        return cipher
+    }
+
+    // MARK: - Locking
+
+    /// What locking a journal did.
+    public struct Locked: Sendable {
+        /// Shown once: it opens the journal in place of the passphrase.
+        public let recoveryKey: String
+        public let cipher: JournalCipher
+        /// Backups now sealed with the journal's key, and those removed (they could not be read).
+        public let backupsSealed: [String]
+        public let backupsRemoved: [String]
+    }
+
+    /// Locks the plain journal at `path` under `passphrase`: a sealed copy is written beside it,
+    /// checked row by row against the journal, and renamed over it; then its backups are sealed
+    /// too (or removed, when one cannot be read), so nothing of the journal stays in the clear in
+    /// Flourish's folders. Refuses a damaged journal, a locked one, and one open elsewhere.
+    public static func lock(path: String, passphrase: String, cost: KeyFile.Cost = .moderate) throws(JournalError) -> Locked {
+        let file = JournalFile.resolve(path)
+        guard !isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is already locked."), path)) }
+        guard let cipher = JournalCipher.random() else { throw .other(reason: tr("The journal's encryption could not start.")) }
+        let recoveryKey = RecoveryKey.random()
+        let lockFile = try cipher.withKey { key throws(JournalError) in
+            try LockFile(key: key, keyID: cipher.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
+        }
+        try convert(file, shownAs: path, from: nil, to: cipher) { () throws(JournalError) in
+            // The key file first: a crash before the rename leaves a plain journal beside it, which
+            // opens as the plain journal it is.
+            try lockFile.write(to: keyFile(of: file))
+        }
+        let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher)
+        try writeBackupKeyFile(lockFile, of: file)
+        return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: sealed, backupsRemoved: removed)
+    }
+
+    /// What removing the lock did.
+    public struct Unlocked: Sendable {
+        public let backupsOpened: [String]
+        public let backupsRemoved: [String]
+    }
+
+    /// Makes the locked journal at `path` plain again (its backups too), the same careful way.
+    public static func removeLock(path: String, cipher: JournalCipher) throws(JournalError) -> Unlocked {
+        let file = JournalFile.resolve(path)
+        guard isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not locked."), path)) }
+        try convert(file, shownAs: path, from: cipher, to: nil) {}
+        let (opened, removed) = convertBackups(of: file, from: cipher, to: nil)
+        try? FileManager.default.removeItem(atPath: keyFile(of: file))
+        try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
+        return Unlocked(backupsOpened: opened, backupsRemoved: removed)
+    }
+
+    /// Wraps the key under a new passphrase, in the journal's key file and the backups' copy; the
+    /// recovery key stays as it was.
+    public static func changePassphrase(path: String, cipher: JournalCipher, to passphrase: String,
+                                        cost: KeyFile.Cost = .moderate) throws(JournalError) {
+        let file = JournalFile.resolve(path)
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        let rewrapped = try cipher.withKey { key throws(JournalError) in try lockFile.rewrapped(key, passphrase: passphrase, cost: cost) }
+        try rewrapped.write(to: keyFile(of: file))
+        try writeBackupKeyFile(rewrapped, of: file)
+    }
+
+    // MARK: - Converting
+
+    /// Copies the healthy journal `file` (read through `source`) into a new file sealed by
+    /// `target` (or plain), checks the copy row by row, runs `beforeSwap`, and renames the copy
+    /// over the journal.
+    private static func convert(_ file: String, shownAs path: String, from source: JournalCipher?, to target: JournalCipher?,
+                                beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
+        let copy = file + (target == nil ? ".unlocking" : ".locking")
+        let files = FileManager.default
+        try? files.removeItem(atPath: copy)
+        do {
+            let store = try JournalStore(path: file, cipher: source)
+            if case .damaged = store.check() { store.close(); throw JournalError.damagedJournal(path: path) }
+            do {
+                try store.vacuum(intoNewFile: copy, sealedBy: target)
+                try store.sameRows(as: copy, cipher: target)
+            } catch {
+                store.close()
+                throw error
+            }
+            store.close()
+            // The last connection merges the log and removes it; one still there is another's.
+            guard JournalFile.size(of: file + "-wal") == 0 else { throw JournalError.busy }
+            for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: file + suffix) }
+            try beforeSwap()
+            guard rename(copy, file) == 0 else { throw JournalError.io(reason: String(cString: strerror(errno))) }
+            try PrivateFile.syncFolder(of: file)
+        } catch {
+            try? files.removeItem(atPath: copy)
+            throw JournalError(error, path: path)
+        }
+    }
+
+    /// Every journal file in the backups folder, each sealed (or opened) the same way; those that
+    /// cannot be read are removed, so none stays in the clear. Returns which were converted and
+    /// which removed.
+    private static func convertBackups(of file: String, from source: JournalCipher?,
+                                       to target: JournalCipher?) -> (converted: [String], removed: [String]) {
+        let folder = JournalBackups(journal: file).folder
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+        var converted: [String] = [], removed: [String] = []
+        for name in names {
+            let backup = (folder as NSString).appendingPathComponent(name)
+            let copy = backup + ".converting"
+            try? FileManager.default.removeItem(atPath: copy)
+            do {
+                try JournalRescue.withSnapshot(of: backup, shownAs: backup, cipher: source) { queue in
+                    try JournalFile.vacuum(queue, intoNewFile: copy, cipher: target)
+                }
+                guard rename(copy, backup) == 0 else { throw JournalError.io(reason: String(cString: strerror(errno))) }
+                converted.append(backup)
+            } catch {
+                try? FileManager.default.removeItem(atPath: copy)
+                try? FileManager.default.removeItem(atPath: backup)
+                removed.append(backup)
+            }
+            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: backup + suffix) }
+        }
+        try? PrivateFile.syncFolder(of: (folder as NSString).appendingPathComponent("x"))
+        return (converted, removed)
+    }
+
+    /// The backups folder's copy of the key file ("journal.sqlite.key" in `backups/`), so that a
+    /// backup copied elsewhere with it still opens with the passphrase.
+    static func backupKeyFileStand(of file: String) -> String {
+        (JournalBackups(journal: file).folder as NSString).appendingPathComponent((file as NSString).lastPathComponent)
+    }
+
+    static func writeBackupKeyFile(_ lockFile: LockFile, of file: String) throws(JournalError) {
+        let folder = JournalBackups(journal: file).folder
+        guard FileManager.default.fileExists(atPath: folder) else { return }
+        try lockFile.write(to: keyFile(of: backupKeyFileStand(of: file)))
+    }
+}

@@ -1,0 +1,118 @@
+import CSodium
+import Foundation
+
+/// A locked journal's key file, `<journal>.key` beside it: the journal's random key, wrapped
+/// twice, once by Argon2id of the passphrase and once by Argon2id of the recovery key. Nothing
+/// else opens it; a forgotten passphrase with a lost recovery key cannot be undone. It holds no
+/// entry and nothing in the clear but the derivations' salts and costs.
+struct LockFile: Codable, Equatable {
+    static let format = "flourish-lock"
+    static let version = 1
+
+    /// One wrapping of the key.
+    struct Wrapped: Codable, Equatable {
+        let kdf: String
+        let opslimit: UInt64
+        let memlimit: UInt64
+        /// Base64 of the salt, and of the wrapped key (nonce, ciphertext, tag).
+        let salt: String
+        let key: String
+    }
+
+    let format: String
+    let version: Int
+    let passphrase: Wrapped
+    let recovery: Wrapped
+    /// The key's id (`JournalCipher.keyID`): a key kept in the keyring is checked against it.
+    let keyID: String
+
+    /// How costly the derivation is: `.moderate` for people (a stolen key file then costs a
+    /// second of Argon2id per guess), `.interactive` for tests that lock many journals.
+    typealias Cost = KeyFile.Cost
+
+    /// The key file for `key` under `passphrase` and `recoveryKey`.
+    init(key: [UInt8], keyID: String, passphrase: String, recoveryKey: String, cost: Cost) throws(JournalError) {
+        format = Self.format
+        version = Self.version
+        self.keyID = keyID
+        self.passphrase = try Self.wrap(key, under: passphrase, role: "passphrase", cost: cost)
+        // The recovery key is 160 random bits: the cheapest cost is already out of reach.
+        self.recovery = try Self.wrap(key, under: RecoveryKey.normalized(recoveryKey) ?? recoveryKey, role: "recovery",
+                                      cost: .interactive)
+    }
+
+    private init(_ file: LockFile, passphrase: Wrapped) {
+        format = file.format
+        version = file.version
+        keyID = file.keyID
+        recovery = file.recovery
+        self.passphrase = passphrase
+    }
+
+    /// The same key file with the key wrapped under a new passphrase (the recovery key stays).
+    func rewrapped(_ key: [UInt8], passphrase: String, cost: Cost) throws(JournalError) -> LockFile {
+        LockFile(self, passphrase: try Self.wrap(key, under: passphrase, role: "passphrase", cost: cost))
+    }
+
+    /// The key, unwrapped by the passphrase or the recovery key; nil when `secret` is neither.
+    /// Text in the recovery key's form is tried as one first.
+    func unwrap(_ secret: String) throws(JournalError) -> [UInt8]? {
+        if let recoveryKey = RecoveryKey.normalized(secret), let key = try Self.unwrap(recovery, with: recoveryKey, role: "recovery") {
+            return key
+        }
+        return try Self.unwrap(passphrase, with: secret, role: "passphrase")
+    }
+
+    // MARK: - Reading and writing
+
+    static func read(_ path: String, journal: String) throws(JournalError) -> LockFile {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .keyFileMissing(path: journal) }
+        guard let file = try? JSONDecoder().decode(LockFile.self, from: data), file.format == format,
+              [file.passphrase, file.recovery].allSatisfy({ $0.kdf == "argon2id13" }) else {
+            throw .keyFileDamaged(path: path)
+        }
+        guard file.version <= version else { throw .newerVersion(path: journal) }
+        return file
+    }
+
+    /// Writes the key file at `path`, private, whole or not at all (a temporary file renamed over).
+    func write(to path: String) throws(JournalError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Encoding plain strings and numbers cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data()
+        try PrivateFile.replace(path, with: data)
+    }
+
+    // MARK: - Wrapping
+
+    private static func context(_ role: String) -> [UInt8] { Array("flourish-lock/1 \(role)".utf8) }
+
+    private static func wrap(_ key: [UInt8], under secret: String, role: String, cost: Cost) throws(JournalError) -> Wrapped {
+        let (ops, memory) = cost.limits
+        let salt = Sodium.random(Argon2id.saltLength)
+        guard var wrapping = Argon2id.derive(secret, salt: salt, ops: ops, memory: memory) else {
+            throw .other(reason: tr("There is not enough memory to lock the journal."))
+        }
+        defer { sodium_memzero(&wrapping, wrapping.count) }
+        let sealed = JournalKey.seal(key, key: wrapping, context: context(role))
+        return Wrapped(kdf: "argon2id13", opslimit: ops, memlimit: memory, salt: Data(salt).base64EncodedString(),
+                       key: Data(sealed).base64EncodedString())
+    }
+
+    private static func unwrap(_ wrapped: Wrapped, with secret: String, role: String) throws(JournalError) -> [UInt8]? {
+        // A cost past what any Flourish writes is refused rather than tried: a key file made to
+        // exhaust the machine's memory is not one of ours.
+        let (ops, memory) = Cost.moderate.limits
+        guard wrapped.opslimit <= ops * 4, wrapped.memlimit <= memory * 4,
+              let salt = Data(base64Encoded: wrapped.salt), salt.count == Argon2id.saltLength,
+              let sealed = Data(base64Encoded: wrapped.key) else { return nil }
+        guard var wrapping = Argon2id.derive(secret, salt: Array(salt), ops: wrapped.opslimit, memory: wrapped.memlimit) else {
+            throw .other(reason: tr("There is not enough memory to check the passphrase."))
+        }
+        defer { sodium_memzero(&wrapping, wrapping.count) }
+        guard let key = JournalKey.open(Array(sealed), key: wrapping, context: context(role)),
+              key.count == JournalCipher.keyLength else { return nil }
+        return key
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The recovery key: 160 random bits written as 32 letters and digits in groups of four
+/// (RFC 4648 base32, "ABCD-EFGH-…"), printable and easy to copy by hand. It opens a locked journal
+/// in place of the passphrase; it is shown once, when the lock is turned on.
+public enum RecoveryKey {
+    static let byteCount = 20
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+
+    /// A new recovery key, formatted.
+    static func random() -> String { format(Sodium.random(byteCount)) }
+
+    static func format(_ bytes: [UInt8]) -> String {
+        var letters: [Character] = []
+        var buffer = 0, bits = 0
+        for byte in bytes {
+            buffer = (buffer << 8) | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                letters.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+        }
+        return stride(from: 0, to: letters.count, by: 4).map { String(letters[$0..<min($0 + 4, letters.count)]) }
+            .joined(separator: "-")
+    }
+
+    /// The key as typed, in the one form it is derived from (upper case, no dashes or spaces);
+    /// nil for anything that cannot be a recovery key (then the text is a passphrase).
+    static func normalized(_ text: String) -> String? {
+        let letters = text.uppercased().filter { $0 != "-" && !$0.isWhitespace }
+        guard letters.count == byteCount * 8 / 5, letters.allSatisfy({ alphabet.contains($0) }) else { return nil }
+        return String(letters)
+    }
+}

@@ -1,0 +1,67 @@
+import FlourishApp
+import FlourishCore
+import Foundation
+
+// `--encrypt`, `--decrypt`, and the key every other command needs first for a locked journal.
+
+/// The key of the locked journal at `path`: the passphrase or recovery key is asked for on a
+/// terminal, or read as the first line of standard input. Nil for a plain journal. A wrong one
+/// ends the command with one line and exit status 1, having changed nothing.
+func cipherIfLocked(_ path: String) -> JournalCipher? {
+    guard JournalLock.isLocked(path) else { return nil }
+    let secret = readSecret(prompt: tr("Passphrase or recovery key of the journal: "))
+    do {
+        return try JournalLock.unlock(path: path, secret: secret)
+    } catch {
+        failed(error)
+    }
+}
+
+/// `--encrypt`: locks the journal under a new passphrase and prints the recovery key, once.
+func runEncrypt(_ path: String) -> Never {
+    guard !JournalLock.isLocked(path) else {
+        failed(.other(reason: String(format: tr("The journal at %@ is already locked."), path)))
+    }
+    FileHandle.standardError.write(Data((tr("Locking the journal. A forgotten passphrase cannot be recovered: keep the recovery key printed below somewhere safe.") + "\n").utf8))
+    let passphrase = readSecret(prompt: tr("New passphrase for the journal: "))
+    guard passphrase.count >= JournalLock.shortestPassphrase else {
+        failed(.other(reason: String(format: tr("a passphrase has at least %@ characters; nothing was changed"), "\(JournalLock.shortestPassphrase)")))
+    }
+    if isatty(STDIN_FILENO) == 1, readSecret(prompt: tr("The same passphrase again: ")) != passphrase {
+        failed(.other(reason: tr("the two passphrases differ; nothing was changed")))
+    }
+    do {
+        let locked = try JournalLock.lock(path: path, passphrase: passphrase)
+        print(String(format: tr("Locked the journal at %@."), path))
+        print(String(format: tr("Recovery key (it opens the journal if the passphrase is forgotten; it is shown only now): %@"), locked.recoveryKey))
+        printBackups(sealed: locked.backupsSealed, removed: locked.backupsRemoved,
+                     sealedFormat: tr("Backups locked with it: %@."))
+        exit(0)
+    } catch {
+        failed(error)
+    }
+}
+
+/// `--decrypt`: makes the locked journal plain again, after its passphrase.
+func runDecrypt(_ path: String) -> Never {
+    guard JournalLock.isLocked(path) else {
+        failed(.other(reason: String(format: tr("The journal at %@ is not locked."), path)))
+    }
+    guard let cipher = cipherIfLocked(path) else { exit(1) }
+    do {
+        let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
+        print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
+        printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,
+                     sealedFormat: tr("Backups made plain with it: %@."))
+        exit(0)
+    } catch {
+        failed(error)
+    }
+}
+
+private func printBackups(sealed: [String], removed: [String], sealedFormat: String) {
+    if !sealed.isEmpty { print(String(format: sealedFormat, "\(sealed.count)")) }
+    for backup in removed {
+        print(String(format: tr("Removed the backup %@: it could not be read, and no copy of the journal may stay behind as it was."), backup))
+    }
+}
