@@ -93,6 +93,16 @@ final class EntryFields {
         show([])
     }
 
+    /// Shows a kept draft (the form's words when the journal was locked) as it was.
+    func fill(from draft: EntryDraft) {
+        titleField.text = draft.title
+        bodyField.text = draft.body
+        if let mood = draft.mood { picker.set(mood) } else { picker.reset() }
+        datePicker.reset(to: draft.date)
+        tags.set(draft.tagIDs)
+        show([])
+    }
+
     /// Empty: title and body blank, mood back to "select" in #3687FF, the date back to "Now".
     func reset() {
         titleField.text = ""

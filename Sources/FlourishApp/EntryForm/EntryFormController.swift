@@ -93,6 +93,9 @@ final class EntryFormController {
     var hasUnsavedText: Bool { !draft.problems.contains(.missingText) }
 
     /// What the form holds now; the location only while the switch is on and a fix is known.
+    /// Puts back the words the form held when the journal was locked.
+    func restore(_ kept: EntryDraft) { fields.fill(from: kept) }
+
     var draft: EntryDraft {
         fields.draft(location: locationSwitch.isOn ? locationState.location : nil)
     }

@@ -18,6 +18,10 @@ public final class FlourishApplication {
     private(set) var reminders: ReminderService?
     /// Write entry was chosen while the journal was still opening: the form shows once it is.
     private var writeWhenOpen = false
+    /// A locked journal's key, from its unlocking until it is locked again (or its window closes).
+    private(set) var cipher: JournalCipher?
+    /// The unlock page, while a locked journal waits for its passphrase.
+    private(set) var unlockWindow: UnlockWindow?
 
     /// - Parameters:
     ///   - journalPath: the journal file. One instance runs per journal file: a second launch on
@@ -33,6 +37,7 @@ public final class FlourishApplication {
         application = Application(id: id, unique: true)
         application.onActivate { [unowned self] in activate() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [unowned self] in quit() }
+        application.addAction("lock", accelerators: ["<Control>l"]) { [unowned self] in lock() }
         // Only the journal people use has reminders: the login item opens that one.
         if id == Self.applicationID {
             let reminders = ReminderService(application: application, preferences: preferences, journalPath: journalPath,
@@ -79,10 +84,13 @@ public final class FlourishApplication {
         }
         // A second launch forwarded to this instance while the journal is still opening.
         guard !isOpening else { return }
+        // A locked journal opens with its passphrase first.
+        if cipher == nil, JournalLock.isLocked(journalPath) { return showUnlock() }
         isOpening = true
         // Keep the application alive while the journal opens without a window on screen yet.
         application.hold()
         let path = journalPath
+        let cipher = cipher
         // Opening is quick, unless a journal of an earlier version is brought up to date first
         // (its search index built again: about a second for 100,000 entries). Past half a
         // second, a small window says what is happening, so the launch is not taken for a failure.
@@ -91,7 +99,11 @@ public final class FlourishApplication {
             showOpeningNotice()
         }
         DispatchQueue.global(qos: .userInitiated).async {
-            let opened = Result { () throws(JournalError) in try JournalStore(path: path) }
+            let opened = Result { () throws(JournalError) in
+                let store = try JournalStore(path: path, cipher: cipher)
+                // What the form held when the journal was locked comes back into it.
+                return (store, store.keptDraft())
+            }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.opened(opened) }
             }
@@ -135,15 +147,20 @@ public final class FlourishApplication {
     /// The window closed while the application keeps running (reminders are on): the journal is
     /// closed off the GTK thread (a sync in flight may take a while to end, and the service must
     /// keep answering D-Bus meanwhile), and opened again when the window is next asked for.
-    private func windowClosed() {
+    ///
+    /// A locked journal's key goes with it: the journal is locked again until its passphrase.
+    /// `draft` (the form's words, when the journal is being locked) is kept inside the journal.
+    private func windowClosed(keeping draft: EntryDraft? = nil) {
         guard let model, let store else { return }
         self.mainWindow = nil
         self.model = nil
         self.store = nil
+        cipher = nil
         isClosing = true
         DispatchQueue.global(qos: .userInitiated).async {
             model.finishPendingWork()
             model.finishSyncWork()
+            if let draft { try? store.keepDraft(draft) }
             store.close()
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
@@ -163,13 +180,13 @@ public final class FlourishApplication {
     private var isClosing = false
     private var openWhenClosed = false
 
-    private func opened(_ result: Result<JournalStore, JournalError>) {
+    private func opened(_ result: Result<(JournalStore, EntryDraft?), JournalError>) {
         isOpening = false
         openingNotice?.destroy()
         openingNotice = nil
         defer { application.release() }
         switch result {
-        case .success(let store):
+        case .success(let (store, keptDraft)):
             Trace.once("journal opened")
             self.store = store
             let model = JournalModel(store: store)
@@ -180,7 +197,11 @@ public final class FlourishApplication {
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
                                         preferences: preferences, store: store, reminders: reminders)
             self.mainWindow = mainWindow
-            mainWindow.onHealthy = { Self.backUp(store) }
+            mainWindow.onHealthy = {
+                Self.backUp(store)
+                if keptDraft != nil { DispatchQueue.global(qos: .utility).async { try? store.forgetKeptDraft() } }
+            }
+            if let keptDraft { mainWindow.form.restore(keptDraft) }
             mainWindow.onClosed = { [weak self] in self?.windowClosed() }
             if writeWhenOpen {
                 writeWhenOpen = false
@@ -225,10 +246,41 @@ public final class FlourishApplication {
 
     private var problemWindow: (Window, Alerts)?
 
+    // MARK: - Lock
+
+    /// The unlock page: the window a locked journal shows until its passphrase opens it.
+    private func showUnlock() {
+        if let unlockWindow { return unlockWindow.present() }
+        let made = UnlockWindow(application: application, journalPath: journalPath)
+        made.onUnlocked = { [unowned self, unowned made] cipher in
+            self.cipher = cipher
+            unlockWindow = nil
+            made.window.destroy()
+            activate()
+        }
+        made.onClosed = { [unowned self] in unlockWindow = nil }
+        unlockWindow = made
+        made.present()
+    }
+
+    /// Lock (the main menu, Ctrl+L, the screen locking): the window closes at once, the form's
+    /// words are kept inside the journal, the journal is closed and its key wiped, and the unlock
+    /// page takes the window's place. Only a journal with a passphrase can be locked.
+    func lock() {
+        guard cipher != nil, let mainWindow, !mainWindow.isClosed else { return }
+        // Kept for as long as the journal is being closed: the unlock page comes up meanwhile.
+        application.hold()
+        let draft = mainWindow.closeForLock()
+        windowClosed(keeping: draft)
+        showUnlock()
+        application.release()
+    }
+
     /// Ctrl+Q: closes the windows as their close buttons would (so an unsaved entry is asked
     /// about); the application ends when the last one has gone.
     func quit() {
         mainWindow?.window.close()
         problemWindow?.0.close()
+        unlockWindow?.window.close()
     }
 }

@@ -89,6 +89,7 @@ final class MainWindow {
             (tr("_Import…"), "win.import"),
             (tr("_Sync…"), "win.sync"),
             (tr("_Preferences"), "win.preferences"),
+            (tr("_Lock"), "app.lock"),
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
             (tr("_About Flourish"), "win.about"),
         ]))
@@ -209,23 +210,38 @@ final class MainWindow {
     private func keepOpenForUnsavedEntry() -> Bool {
         let keepOpen = mustStayOpen()
         if !keepOpen {
-            rememberSize()
-            // They only hide when closed; left, they would keep the application running. A
-            // running export stops, leaving no file behind.
-            exportWindow?.cancel()
-            for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window, preferencesWindow?.window] {
-                window?.destroy()
-            }
-            tagsWindow = nil
-            exportWindow = nil
-            importer = nil
-            syncWindow = nil
-            preferencesWindow = nil
+            closeOtherWindows()
             // Once this window is gone, not while GTK is still closing it.
             isClosed = true
             MainLoop.after(milliseconds: 0) { [weak self] in self?.onClosed() }
         }
         return keepOpen
+    }
+
+    /// Locking: the window and every window of its own go at once, with nothing asked (the
+    /// form's words are returned, to be kept inside the journal; an edit not saved is put back
+    /// as it was). The application is told through its own lock, not `onClosed`.
+    func closeForLock() -> EntryDraft? {
+        let draft = form.hasUnsavedText ? form.draft : nil
+        closeOtherWindows()
+        isClosed = true
+        window.destroy()
+        return draft
+    }
+
+    private func closeOtherWindows() {
+        rememberSize()
+        // They only hide when closed; left, they would keep the application running. A
+        // running export stops, leaving no file behind.
+        exportWindow?.cancel()
+        for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window, preferencesWindow?.window] {
+            window?.destroy()
+        }
+        tagsWindow = nil
+        exportWindow = nil
+        importer = nil
+        syncWindow = nil
+        preferencesWindow = nil
     }
 
     /// Next time, the window opens as the person left it.

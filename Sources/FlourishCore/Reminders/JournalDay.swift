@@ -10,6 +10,12 @@ public enum JournalDay {
     /// or being written), for the caller to ask again rather than guess.
     public static func hasEntry(journal path: String, from start: Date, to end: Date) -> Bool? {
         guard FileManager.default.fileExists(atPath: path) else { return false }
+        // A locked journal cannot be read without its key: the time of its newest entry, kept
+        // beside it, tells whether the day is written.
+        if JournalLock.isLocked(path) {
+            guard let newest = NewestDay.read(journal: JournalFile.resolve(path)) else { return false }
+            return newest >= start && newest < end
+        }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "journal (reminder)"

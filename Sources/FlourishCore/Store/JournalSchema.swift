@@ -20,6 +20,9 @@ enum JournalSchema {
     /// When an entry came back by Undo and when a tag's name was made, kept after they are sent,
     /// so that a deletion or a rename made earlier elsewhere and heard of later loses to them.
     static let syncStampsMigration = "v7: sync stamps"
+    /// The New Entry form's half-written entry, kept inside the journal while it is locked (so,
+    /// for a locked journal, sealed like the rest of it), and put back in the form on unlock.
+    static let keptDraftMigration = "v8: kept draft"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -49,6 +52,17 @@ enum JournalSchema {
         }
         migrator.registerMigration(syncMigration, migrate: addSync)
         migrator.registerMigration(syncStampsMigration, migrate: addSyncStamps)
+        // Foreign keys checked as it goes, not over the whole journal after it: a new table cannot
+        // break them, and a journal with a row another program left dangling still upgrades.
+        migrator.registerMigration(keptDraftMigration, foreignKeyChecks: .immediate) { db in
+            // One row at most; tags by id, the date in seconds since 1970 (nil: "now").
+            try db.execute(sql: """
+                CREATE TABLE kept_draft (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  title TEXT NOT NULL, body TEXT NOT NULL, mood INTEGER, date REAL, tag_ids TEXT NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 

@@ -89,6 +89,11 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         // WAL (recorded in the file's header) lets the journal list read while a save writes.
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try JournalSchema.migrator.migrate(queue)
+        if cipher != nil {
+            let keeper = NewestDayKeeper(journal: file)
+            try queue.read { db in keeper.refresh(db) }
+            queue.add(transactionObserver: keeper, extent: .databaseLifetime)
+        }
         return queue
     }
 

@@ -59,7 +59,7 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps"])
+                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -120,7 +120,7 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps"])
+                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -166,6 +166,7 @@ final class MigrationTests: XCTestCase {
         dropEmptySyncTables(&after)
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
@@ -210,6 +211,7 @@ final class MigrationTests: XCTestCase {
         dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
@@ -272,6 +274,7 @@ final class MigrationTests: XCTestCase {
         dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after, before, "no row of a v5 journal changes by upgrading it")
@@ -299,6 +302,7 @@ final class MigrationTests: XCTestCase {
         var after = try everyTable(path)
         XCTAssertEqual(after.removeValue(forKey: "sync_revival"), [])
         XCTAssertEqual(after.removeValue(forKey: "sync_tag_made"), [])
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after, before, "no row of a v6 journal changes by upgrading it")
 
@@ -323,6 +327,8 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(Set(entries.map(\.title)), ["Written by v7", "مرحبا 🌱", "Deleted, then back"])
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v7 journal changes by opening it")
+        var after = try everyTable(path)
+        XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
+        XCTAssertEqual(after, before, "no row of a v7 journal changes by opening it")
     }
 }
