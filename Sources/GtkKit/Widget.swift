@@ -221,3 +221,10 @@ public struct Key: Equatable, Sendable {
         public var meaningful: Modifiers { intersection([.shift, .control, .alt]) }
     }
 }
+
+extension Widget {
+    /// Puts `text` on the desktop's clipboard (the recovery key's Copy button).
+    public func copyToClipboard(_ text: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(raw), text)
+    }
+}

@@ -2,8 +2,9 @@ import FlourishCore
 import Foundation
 import GtkKit
 
-/// Preferences (main menu, Ctrl+,): the daily reminder, a switch and its time. Each change
-/// counts at once, as GNOME's preferences do: there is nothing to apply or cancel.
+/// Preferences (main menu, Ctrl+,): the daily reminder, a switch and its time; the lock, a
+/// switch and Change Passphrase…. Each change counts at once, as GNOME's preferences do: there
+/// is nothing to apply or cancel (the lock's ask for a passphrase first, in a window of their own).
 @MainActor
 final class PreferencesWindow {
     let window: Window
@@ -13,6 +14,12 @@ final class PreferencesWindow {
     /// What went wrong (the login item could not be written), in words.
     let problem = Label()
     let closeButton = Button(mnemonic: tr("_Close"))
+    let lockSwitch = Switch()
+    let changePassphraseButton = Button(mnemonic: tr("Change _Passphrase…"))
+    /// The lock's question, while one is open.
+    private(set) var lockWindow: LockPassphraseWindow?
+    private let lock: LockActions?
+    private let application: Application
 
     private let preferences: Preferences
     private let reminders: ReminderService?
@@ -20,8 +27,11 @@ final class PreferencesWindow {
     /// While the fields are filled from the preferences, their signals change nothing.
     private var isFilling = false
 
-    init(application: Application, parent: Window, preferences: Preferences, reminders: ReminderService?, loginItem: LoginItem) {
+    init(application: Application, parent: Window, preferences: Preferences, reminders: ReminderService?, loginItem: LoginItem,
+         lock: LockActions? = nil) {
         self.preferences = preferences
+        self.lock = lock
+        self.application = application
         self.reminders = reminders
         self.loginItem = loginItem
         let content: Box
@@ -50,6 +60,7 @@ final class PreferencesWindow {
         problem.addClass("error")
         problem.isVisible = false
         content.append(problem)
+        if lock != nil { addLockSection(to: content) }
         TaskWindow.buttons([closeButton], in: content, of: window)
         closeButton.onClicked { [unowned self] in window.close() }
 
@@ -57,6 +68,58 @@ final class PreferencesWindow {
         reminderSwitch.onToggled { [unowned self] in changed() }
         hourField.onValueChanged { [unowned self] in changed() }
         minuteField.onValueChanged { [unowned self] in changed() }
+    }
+
+    private func addLockSection(to content: Box) {
+        let heading = Label(tr("Lock"))
+        heading.addClass("heading")
+        heading.alignStart()
+        heading.setMargins(top: 12)
+        content.append(heading)
+        lockSwitch.setAccessibleLabel(tr("Lock journal with a passphrase"))
+        lockSwitch.align(vertical: .center)
+        content.append(Self.row(tr("Lock journal with a passphrase"), spacing: 12, [lockSwitch]))
+        changePassphraseButton.align(horizontal: .start)
+        content.append(changePassphraseButton)
+        let hint = Label(tr("Locked, the journal, its search index and its backups are encrypted on disk: Flourish asks for the passphrase when it starts and after Lock (Ctrl+L). A forgotten passphrase cannot be recovered."))
+        hint.enableWrapping()
+        hint.alignStart()
+        hint.addClass("dim-label")
+        content.append(hint)
+        lockSwitch.onToggled { [unowned self] in lockToggled() }
+        changePassphraseButton.onClicked { [unowned self] in ask(.change) }
+    }
+
+    /// The switch asks first: it shows the journal's state again until the question is answered
+    /// (the journal then opens anew, and so does this window).
+    private func lockToggled() {
+        guard !isFilling, let lock else { return }
+        let wanted = lockSwitch.isOn
+        isFilling = true
+        lockSwitch.isOn = lock.isOn()
+        isFilling = false
+        guard wanted != lock.isOn() else { return }
+        ask(wanted ? .turnOn : .turnOff)
+    }
+
+    private func ask(_ purpose: LockPassphraseWindow.Purpose) {
+        guard let lock else { return }
+        lockWindow?.window.destroy()
+        let made = LockPassphraseWindow(application: application, parent: window, purpose: purpose) { current, new, done in
+            switch purpose {
+            case .turnOn: lock.turnOn(new, done)
+            case .turnOff: lock.turnOff(current, done)
+            case .change: lock.changePassphrase(current, new, done)
+            }
+        }
+        lockWindow = made
+        made.present()
+    }
+
+    /// The lock's question goes (with this window, while this window is still there).
+    func letGoOfLockWindow() {
+        lockWindow?.window.destroy()
+        lockWindow = nil
     }
 
     /// A line of the window: its words at the start, taking the room, its controls at the end.
@@ -83,6 +146,10 @@ final class PreferencesWindow {
         reminderSwitch.isOn = preferences.reminderOn
         hourField.value = preferences.reminderTime.hour
         minuteField.value = preferences.reminderTime.minute
+        if let lock {
+            lockSwitch.isOn = lock.isOn()
+            changePassphraseButton.isSensitive = lock.isOn()
+        }
         isFilling = false
     }
 

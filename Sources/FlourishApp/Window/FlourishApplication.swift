@@ -7,11 +7,11 @@ import GtkKit
 public final class FlourishApplication {
     public nonisolated static let applicationID = BuildProfile.applicationID
 
-    private let application: Application
-    private let journalPath: String
+    let application: Application
+    let journalPath: String
     private let asService: Bool
-    private var model: JournalModel?
-    private var store: JournalStore?
+    var model: JournalModel?
+    var store: JournalStore?
     private(set) var mainWindow: MainWindow?
     private let preferences = Preferences(path: Preferences.defaultPath(folderName: BuildProfile.dataFolderName))
     /// The daily reminder, for the journal people use (see `ReminderService`).
@@ -19,9 +19,11 @@ public final class FlourishApplication {
     /// Write entry was chosen while the journal was still opening: the form shows once it is.
     private var writeWhenOpen = false
     /// A locked journal's key, from its unlocking until it is locked again (or its window closes).
-    private(set) var cipher: JournalCipher?
+    var cipher: JournalCipher?
     /// The unlock page, while a locked journal waits for its passphrase.
-    private(set) var unlockWindow: UnlockWindow?
+    var unlockWindow: UnlockWindow?
+    /// Told with the main window once the journal next opens (after the lock was turned on or off).
+    var whenOpened: ((MainWindow) -> Void)?
 
     /// - Parameters:
     ///   - journalPath: the journal file. One instance runs per journal file: a second launch on
@@ -68,7 +70,7 @@ public final class FlourishApplication {
     /// Follows the desktop's light or dark preference for as long as the app runs.
     private var appearance: AppearanceWatcher?
 
-    private func activate() {
+    func activate() {
         Window.setDefaultIcon(name: Self.applicationID)
         if appearance == nil {
             appearance = AppearanceWatcher { scheme in Self.follow(scheme) }
@@ -149,8 +151,10 @@ public final class FlourishApplication {
     /// keep answering D-Bus meanwhile), and opened again when the window is next asked for.
     ///
     /// A locked journal's key goes with it: the journal is locked again until its passphrase.
-    /// `draft` (the form's words, when the journal is being locked) is kept inside the journal.
-    private func windowClosed(keeping draft: EntryDraft? = nil) {
+    /// `draft` (the form's words, when the journal is being locked) is kept inside the journal;
+    /// `work` runs once the journal is closed, still off the GTK thread, and `finish` after it.
+    func windowClosed(keeping draft: EntryDraft? = nil, then work: (@Sendable () -> Void)? = nil,
+                      finish: (@MainActor () -> Void)? = nil) {
         guard let model, let store else { return }
         self.mainWindow = nil
         self.model = nil
@@ -162,9 +166,11 @@ public final class FlourishApplication {
             model.finishSyncWork()
             if let draft { try? store.keepDraft(draft) }
             store.close()
+            work?()
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     self.isClosing = false
+                    finish?()
                     // Asked for while it was closing (the menu, Write entry): open it now.
                     if self.openWhenClosed {
                         self.openWhenClosed = false
@@ -177,7 +183,7 @@ public final class FlourishApplication {
     }
 
     /// The journal of a closed window is still being closed.
-    private var isClosing = false
+    var isClosing = false
     private var openWhenClosed = false
 
     private func opened(_ result: Result<(JournalStore, EntryDraft?), JournalError>) {
@@ -203,11 +209,16 @@ public final class FlourishApplication {
             }
             if let keptDraft { mainWindow.form.restore(keptDraft) }
             mainWindow.onClosed = { [weak self] in self?.windowClosed() }
+            mainWindow.lock = lockActions(for: mainWindow)
             if writeWhenOpen {
                 writeWhenOpen = false
                 mainWindow.showNewEntry()
             }
             mainWindow.present()
+            if let whenOpened {
+                self.whenOpened = nil
+                whenOpened(mainWindow)
+            }
         case .failure(let error):
             showUnopenableJournal(error)
         }
@@ -245,36 +256,6 @@ public final class FlourishApplication {
     }
 
     private var problemWindow: (Window, Alerts)?
-
-    // MARK: - Lock
-
-    /// The unlock page: the window a locked journal shows until its passphrase opens it.
-    private func showUnlock() {
-        if let unlockWindow { return unlockWindow.present() }
-        let made = UnlockWindow(application: application, journalPath: journalPath)
-        made.onUnlocked = { [unowned self, unowned made] cipher in
-            self.cipher = cipher
-            unlockWindow = nil
-            made.window.destroy()
-            activate()
-        }
-        made.onClosed = { [unowned self] in unlockWindow = nil }
-        unlockWindow = made
-        made.present()
-    }
-
-    /// Lock (the main menu, Ctrl+L, the screen locking): the window closes at once, the form's
-    /// words are kept inside the journal, the journal is closed and its key wiped, and the unlock
-    /// page takes the window's place. Only a journal with a passphrase can be locked.
-    func lock() {
-        guard cipher != nil, let mainWindow, !mainWindow.isClosed else { return }
-        // Kept for as long as the journal is being closed: the unlock page comes up meanwhile.
-        application.hold()
-        let draft = mainWindow.closeForLock()
-        windowClosed(keeping: draft)
-        showUnlock()
-        application.release()
-    }
 
     /// Ctrl+Q: closes the windows as their close buttons would (so an unsaved entry is asked
     /// about); the application ends when the last one has gone.

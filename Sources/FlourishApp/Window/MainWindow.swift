@@ -29,6 +29,10 @@ final class MainWindow {
     /// The daily reminder (the app's); nil where the journal is not the one people use.
     let reminders: ReminderService?
     private(set) var preferencesWindow: PreferencesWindow?
+    /// The recovery key, shown once after the lock was turned on.
+    private(set) var recoveryKeyWindow: RecoveryKeyWindow?
+    /// The lock's switches, given by the application (which owns the journal).
+    var lock: LockActions?
     /// Where turning the reminder on puts the login item (tests point it at their own folder).
     var loginItem = LoginItem(applicationID: BuildProfile.applicationID)
     /// How sync stands, in the header bar while it is on; it opens the Sync window.
@@ -234,7 +238,10 @@ final class MainWindow {
         // They only hide when closed; left, they would keep the application running. A
         // running export stops, leaving no file behind.
         exportWindow?.cancel()
-        for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window, preferencesWindow?.window] {
+        // Windows over these windows go first: GTK otherwise unhooks them from a parent already gone.
+        preferencesWindow?.letGoOfLockWindow()
+        for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window, preferencesWindow?.window,
+                       recoveryKeyWindow?.window] {
             window?.destroy()
         }
         tagsWindow = nil
@@ -242,6 +249,14 @@ final class MainWindow {
         importer = nil
         syncWindow = nil
         preferencesWindow = nil
+        recoveryKeyWindow = nil
+    }
+
+    func showRecoveryKey(_ recoveryKey: String) {
+        recoveryKeyWindow?.window.destroy()
+        let made = RecoveryKeyWindow(application: application, parent: window, recoveryKey: recoveryKey)
+        recoveryKeyWindow = made
+        made.present()
     }
 
     /// Next time, the window opens as the person left it.
@@ -270,7 +285,7 @@ final class MainWindow {
     /// Preferences (main menu, Ctrl+,): made the first time, shown again after.
     func showPreferences() {
         let made = preferencesWindow ?? PreferencesWindow(application: application, parent: window, preferences: preferences,
-                                                          reminders: reminders, loginItem: loginItem)
+                                                          reminders: reminders, loginItem: loginItem, lock: lock)
         preferencesWindow = made
         made.present()
     }

@@ -17,7 +17,7 @@ extension JournalStore {
     /// journal's health check); `forgetKeptDraft` removes it once it is back in the form. Nil
     /// too for a journal from before kept drafts, until it is upgraded.
     public func keptDraft() -> EntryDraft? {
-        guard let row = try? currentReader.read({ db in try Row.fetchOne(db, sql: "SELECT * FROM kept_draft WHERE id = 1") }) else {
+        guard let row = try? reading({ db in try Row.fetchOne(db, sql: "SELECT * FROM kept_draft WHERE id = 1") }) else {
             return nil
         }
         let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:))

@@ -38,6 +38,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case refusedSearch
     case diskFull
     case busy
+    /// The journal was closed (locked, say) while this was on its way.
+    case closed
     case io(reason: String)
     case other(reason: String)
 
@@ -81,6 +83,8 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             tr("There is no space left on the disk, so the entry was not saved. Free some space and try again.")
         case .busy:
             tr("The journal is in use by another program. Try again in a moment.")
+        case .closed:
+            tr("The journal was closed before this was done.")
         case let .io(reason):
             String(format: tr("Flourish could not read or write the journal (%@). Check the disk and try again."), reason)
         case let .other(reason):

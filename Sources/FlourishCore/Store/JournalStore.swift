@@ -18,6 +18,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     public let cipher: JournalCipher?
 
     private let lock = NSLock()
+    /// Held shared by every use of the connections, exclusively by `close()`.
+    private let inUse = InUseLock()
+    /// Closed: every use after it fails with `.closed` (a reader of an earlier window, say).
+    private var isClosed = false
     /// Reads go here: the read-only connection until the check, then the writer.
     private var reader: DatabaseQueue
     private var writer: DatabaseQueue?
@@ -112,6 +116,11 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         checking.lock()
         defer { checking.unlock() }
         if let health = lock.withLock({ health }) { return health }
+        // Closed meanwhile: no verdict to give (nobody is waiting for one).
+        return (try? using { () -> JournalHealth in checkNow() }) ?? .healthy
+    }
+
+    private func checkNow() -> JournalHealth {
         let verdict: JournalHealth
         do {
             let checker = try openChecker()
@@ -149,9 +158,22 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// Closes the journal: SQLite merges the -wal into the file and removes it, so the next start
     /// finds one whole file (a -wal left behind is read as a crash's). Call it last.
     public func close() {
-        let (reader, writer): (DatabaseQueue, DatabaseQueue?) = lock.withLock { (self.reader, self.writer) }
-        try? writer?.close()
-        try? reader.close()
+        inUse.exclusive {
+            let (reader, writer): (DatabaseQueue, DatabaseQueue?) = lock.withLock {
+                isClosed = true
+                return (self.reader, self.writer)
+            }
+            try? writer?.close()
+            try? reader.close()
+        }
+    }
+
+    /// Runs `work` with the journal held open; `.closed` once it was closed.
+    func using<T>(_ work: () throws(JournalError) -> T) throws(JournalError) -> T {
+        try inUse.shared { () throws(JournalError) -> T in
+            if lock.withLock({ isClosed }) { throw .closed }
+            return try work()
+        }
     }
 
     /// Writes a whole, compacted, private copy of the journal into a new file at `target`. Only
@@ -163,14 +185,16 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
 
     /// The copy sealed by `target` (plain when nil), whatever this journal's own cipher.
     func vacuum(intoNewFile target: String, sealedBy targetCipher: JournalCipher?) throws(JournalError) {
-        let queue = try writable()
-        try worded { try JournalFile.vacuum(queue, intoNewFile: target, cipher: targetCipher) }
+        try using { () throws(JournalError) in
+            let queue = try writable()
+            try worded { try JournalFile.vacuum(queue, intoNewFile: target, cipher: targetCipher) }
+        }
     }
 
     public func dataVersion() -> Int? {
         // Only a connection that sees others' commits can tell of them: not the immutable reader.
         guard let writer = lock.withLock({ writer }) else { return nil }
-        return try? writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        return try? using { () throws(JournalError) in try worded { try writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") } } }
     }
 
     /// The verdict of the check, if it has run.
@@ -301,7 +325,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
 
     public func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         guard !ids.isEmpty else { return EntryBatch() }
-        let reader = currentReader
+        return try using { () throws(JournalError) in try read(ids: ids, from: currentReader) }
+    }
+
+    private func read(ids: [Int64], from reader: DatabaseQueue) throws(JournalError) -> EntryBatch {
         do {
             return try reader.read { db in
                 try Self.read(db, sql: "SELECT * FROM entry WHERE id IN (\(ids.map(String.init).joined(separator: ",")))")
@@ -380,6 +407,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// Runs `work` in a write transaction (after the health check; never on a damaged journal),
     /// with SQLite's errors in the person's terms.
     func writing<T>(_ work: (Database) throws -> T) throws(JournalError) -> T {
+        try using { () throws(JournalError) in try writingNow(work) }
+    }
+
+    private func writingNow<T>(_ work: (Database) throws -> T) throws(JournalError) -> T {
         let queue = try writable()
         // Counted before and after: figures computed meanwhile belong to neither version.
         lock.withLock { writes += 1 }
@@ -416,7 +447,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
 
     /// Runs `work` in a read transaction on the current reader, with errors in the person's terms.
     func reading<T>(_ work: (Database) throws -> T) throws(JournalError) -> T {
-        try worded { try currentReader.read(work) }
+        try using { () throws(JournalError) in try worded { try currentReader.read(work) } }
     }
 
     /// Runs `work`, turning SQLite's errors into the person's terms.

@@ -1,0 +1,129 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// What the main window's Preferences can ask of the lock: each runs on the application, which
+/// owns the journal (turning the lock on or off closes the journal and opens it again).
+struct LockActions {
+    /// Whether the journal is locked (has a passphrase).
+    let isOn: @MainActor () -> Bool
+    let turnOn: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    let turnOff: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    let changePassphrase: @MainActor (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+}
+
+/// A value handed from the background to the GTK thread once.
+private final class Handed<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+extension FlourishApplication {
+    /// The unlock page: the window a locked journal shows until its passphrase opens it.
+    func showUnlock() {
+        if let unlockWindow { return unlockWindow.present() }
+        let made = UnlockWindow(application: application, journalPath: journalPath)
+        made.onUnlocked = { [unowned self, unowned made] cipher in
+            self.cipher = cipher
+            unlockWindow = nil
+            made.window.destroy()
+            activate()
+        }
+        made.onClosed = { [unowned self] in unlockWindow = nil }
+        unlockWindow = made
+        made.present()
+    }
+
+    /// Lock (the main menu, Ctrl+L, the screen locking): the window closes at once, the form's
+    /// words are kept inside the journal, the journal is closed and its key wiped, and the unlock
+    /// page takes the window's place. Only a journal with a passphrase can be locked.
+    func lock() {
+        guard cipher != nil, let mainWindow, !mainWindow.isClosed else { return }
+        // Kept for as long as the journal is being closed: the unlock page comes up meanwhile.
+        application.hold()
+        let draft = mainWindow.closeForLock()
+        showUnlock()
+        // Once GTK has finished with the window's widgets, their controllers go.
+        MainLoop.after(milliseconds: 0) { [unowned self] in
+            windowClosed(keeping: draft)
+            application.release()
+        }
+    }
+
+    func lockActions(for window: MainWindow) -> LockActions {
+        LockActions(
+            isOn: { [unowned self] in cipher != nil },
+            turnOn: { [unowned self] passphrase, done in
+                let path = journalPath
+                rebuild(done: done) { () throws(JournalError) in
+                    let locked = try JournalLock.lock(path: path, passphrase: passphrase)
+                    return (locked.cipher, locked.recoveryKey)
+                }
+            },
+            turnOff: { [unowned self] passphrase, done in
+                let path = journalPath
+                rebuild(done: done) { () throws(JournalError) in
+                    let cipher = try JournalLock.unlock(path: path, secret: passphrase)
+                    _ = try JournalLock.removeLock(path: path, cipher: cipher)
+                    return (nil, nil)
+                }
+            },
+            changePassphrase: { [unowned self] current, new, done in
+                let path = journalPath
+                DispatchQueue.global(qos: .userInitiated).async {
+                    let outcome = Result { () throws(JournalError) in
+                        let cipher = try JournalLock.unlock(path: path, secret: current)
+                        try JournalLock.changePassphrase(path: path, cipher: cipher, to: new)
+                    }
+                    DispatchQueue.main.async {
+                        MainActor.assumeIsolated {
+                            if case .failure(let error) = outcome { done(error) } else { done(nil) }
+                        }
+                    }
+                }
+            })
+    }
+
+    /// Turning the lock on or off: the window and the journal close (the form's words kept), the
+    /// journal is converted off the GTK thread, and it opens again, locked or plain; a failure
+    /// changes nothing and is said in the window that opens again. The recovery key (turning
+    /// it on) is shown over that window.
+    private func rebuild(done: @escaping @MainActor (JournalError?) -> Void,
+                         _ convert: @escaping @Sendable () throws(JournalError) -> (JournalCipher?, String?)) {
+        guard let mainWindow, !mainWindow.isClosed else { return }
+        let previous = cipher
+        let outcome = Handed<Result<(JournalCipher?, String?), JournalError>>()
+        // The window asking goes with the main window: its answer is said in the new one. The
+        // windows go once the button's click is over, their controllers after GTK is done.
+        done(nil)
+        application.hold()
+        MainLoop.after(milliseconds: 0) { [unowned self] in
+            let draft = mainWindow.closeForLock()
+            MainLoop.after(milliseconds: 0) { [unowned self] in closeAndConvert(keeping: draft, previous: previous, outcome: outcome, convert) }
+        }
+    }
+
+    private func closeAndConvert(keeping draft: EntryDraft?, previous: JournalCipher?,
+                                 outcome: Handed<Result<(JournalCipher?, String?), JournalError>>,
+                                 _ convert: @escaping @Sendable () throws(JournalError) -> (JournalCipher?, String?)) {
+        windowClosed(keeping: draft, then: {
+            outcome.value = Result { () throws(JournalError) in try convert() }
+        }, finish: { [unowned self] in
+            switch outcome.value {
+            case .success(let (cipher, recoveryKey))?:
+                self.cipher = cipher
+                whenOpened = { [unowned self] window in
+                    if let recoveryKey { window.showRecoveryKey(recoveryKey) }
+                }
+            case .failure(let error)?:
+                self.cipher = previous
+                whenOpened = { window in
+                    window.alerts.showMessage(title: tr("Error"), message: error.errorDescription ?? "")
+                }
+            case nil:
+                self.cipher = previous
+            }
+            activate()
+            application.release()
+        })
+    }
+}

@@ -1,0 +1,113 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// The lock's questions in Preferences: turning it on (a new passphrase, twice, and the warning),
+/// off (the passphrase), and Change Passphrase… (the current one, then a new one twice). The work
+/// runs in the background; its outcome is said here, and the window closes once it is done.
+@MainActor
+final class LockPassphraseWindow {
+    enum Purpose { case turnOn, turnOff, change }
+
+    let window: Window
+    let currentField = PasswordEntry()
+    let newField = PasswordEntry()
+    let againField = PasswordEntry()
+    let cancelButton = Button(mnemonic: tr("_Cancel"))
+    let actionButton: Button
+    let problem = Label()
+    private let purpose: Purpose
+    private var isWorking = false
+    /// Does the work with (current, new) off the GTK thread's way, and calls back with nil or
+    /// what went wrong.
+    private let perform: (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+
+    init(application: Application, parent: Window, purpose: Purpose,
+         perform: @escaping (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void) {
+        self.purpose = purpose
+        self.perform = perform
+        let (title, action, about): (String, String, String) = switch purpose {
+        case .turnOn: (tr("Lock Journal"), tr("_Lock Journal"),
+                       tr("Every entry, the search index and the backups are encrypted on disk with this passphrase. Flourish asks for it when it starts and after it locks. A forgotten passphrase cannot be recovered: the recovery key shown next is the only other way in."))
+        case .turnOff: (tr("Remove Lock"), tr("_Remove Lock"),
+                        tr("The journal and its backups are made plain again: anyone with the computer or a backup can read them."))
+        case .change: (tr("Change Passphrase"), tr("_Change Passphrase"),
+                       tr("The journal’s key is wrapped anew under the new passphrase; the recovery key stays the same."))
+        }
+        actionButton = Button(mnemonic: action)
+        let content: Box
+        (window, content) = TaskWindow.make(application: application, parent: parent, title: title, width: 460)
+        let text = Label(about)
+        text.enableWrapping()
+        text.alignStart()
+        content.append(text)
+        var fields: [(PasswordEntry, String)] = []
+        if purpose != .turnOn { fields.append((currentField, tr("Passphrase"))) }
+        if purpose != .turnOff {
+            fields.append((newField, tr("New passphrase")))
+            fields.append((againField, tr("The new passphrase again")))
+        }
+        for (field, name) in fields {
+            field.setAccessibleLabel(name)
+            field.placeholder = name
+            content.append(field)
+        }
+        problem.addClass("field-error")
+        problem.enableWrapping()
+        problem.alignStart()
+        problem.isVisible = false
+        content.append(problem)
+        if purpose == .turnOff { actionButton.addClass("destructive-action") }
+        TaskWindow.buttons([cancelButton, actionButton], in: content, of: window)
+
+        cancelButton.onClicked { [unowned self] in window.close() }
+        actionButton.onClicked { [unowned self] in act() }
+        for (index, (field, _)) in fields.enumerated() {
+            let next = index + 1 < fields.count ? fields[index + 1].0 : nil
+            field.onActivate { [unowned self] in if let next { _ = next.grabFocus() } else { act() } }
+        }
+        // Secrets are not kept in a window once it is closed.
+        window.onCloseRequest { [unowned self] in
+            for field in [currentField, newField, againField] { field.text = "" }
+            return false
+        }
+    }
+
+    func present() {
+        problem.isVisible = false
+        window.present()
+        _ = (purpose == .turnOn ? newField : currentField).grabFocus()
+    }
+
+    private func act() {
+        guard !isWorking else { return }
+        if purpose != .turnOn, currentField.text.isEmpty { return say(tr("Type the journal’s passphrase."), on: currentField) }
+        if purpose != .turnOff {
+            guard newField.text.count >= JournalLock.shortestPassphrase else {
+                return say(String(format: tr("A passphrase has at least %@ characters."), "\(JournalLock.shortestPassphrase)"), on: newField)
+            }
+            guard newField.text == againField.text else { return say(tr("The two new passphrases differ."), on: againField) }
+        }
+        isWorking = true
+        actionButton.isSensitive = false
+        problem.text = tr("Working…")
+        problem.isVisible = true
+        perform(currentField.text, newField.text) { [weak self] error in
+            guard let self else { return }
+            isWorking = false
+            actionButton.isSensitive = true
+            if let error {
+                say(error.errorDescription ?? tr("The journal could not be changed."), on: purpose == .turnOn ? newField : currentField)
+            } else {
+                window.close()
+            }
+        }
+    }
+
+    private func say(_ text: String, on field: PasswordEntry) {
+        problem.text = text
+        problem.isVisible = true
+        field.setAccessibleDescription(text)
+        _ = field.grabFocus()
+    }
+}
