@@ -4,11 +4,14 @@ import Foundation
 
 // `--encrypt`, `--decrypt`, and the key every other command needs first for a locked journal.
 
-/// The key of the locked journal at `path`: the passphrase or recovery key is asked for on a
-/// terminal, or read as the first line of standard input. Nil for a plain journal. A wrong one
+/// The key of the locked journal at `path`: from the keyring when "Unlock when I log in" is on,
+/// else the passphrase or recovery key, asked for on a terminal or read as the first line of
+/// standard input. Nil for a plain journal. A wrong one
 /// ends the command with one line and exit status 1, having changed nothing.
 func cipherIfLocked(_ path: String) -> JournalCipher? {
     guard JournalLock.isLocked(path) else { return nil }
+    // "Unlock when I log in": the keyring's key, while the session's keyring is open.
+    if let kept = LockKeyring.cipher(for: path, file: JournalLock.file(of: path)) { return kept }
     let secret = readSecret(prompt: tr("Passphrase or recovery key of the journal: "))
     do {
         return try JournalLock.unlock(path: path, secret: secret)

@@ -10,6 +10,10 @@ struct LockActions {
     let turnOn: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     let turnOff: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     let changePassphrase: @MainActor (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    /// "Unlock when I log in": whether the key is kept in the keyring, and keeping or forgetting it
+    /// (the answer is false when no Secret Service took it).
+    let unlocksAtLogin: @MainActor () -> Bool
+    let setUnlocksAtLogin: @MainActor (_ on: Bool, _ done: @escaping @MainActor (Bool) -> Void) -> Void
 }
 
 /// A value handed from the background to the GTK thread once.
@@ -18,12 +22,37 @@ private final class Handed<Value>: @unchecked Sendable {
 }
 
 extension FlourishApplication {
+    /// A locked journal whose key the keyring keeps opens without asking; otherwise, or when the
+    /// keyring is locked or has none, the unlock page.
+    func unlockFromKeyring() {
+        guard !askingKeyring else { return }
+        askingKeyring = true
+        application.hold()
+        let path = journalPath
+        DispatchQueue.global(qos: .userInitiated).async {
+            let kept = LockKeyring.cipher(for: path, file: JournalLock.file(of: path))
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.askingKeyring = false
+                    if let kept {
+                        self.cipher = kept
+                        self.activate()
+                    } else {
+                        self.showUnlock()
+                    }
+                    self.application.release()
+                }
+            }
+        }
+    }
+
     /// The unlock page: the window a locked journal shows until its passphrase opens it.
     func showUnlock() {
         if let unlockWindow { return unlockWindow.present() }
         let made = UnlockWindow(application: application, journalPath: journalPath)
         made.onUnlocked = { [unowned self, unowned made] cipher in
             self.cipher = cipher
+            lockedByPerson = false
             unlockWindow = nil
             made.window.destroy()
             activate()
@@ -38,6 +67,7 @@ extension FlourishApplication {
     /// page takes the window's place. Only a journal with a passphrase can be locked.
     func lock() {
         guard cipher != nil, let mainWindow, !mainWindow.isClosed else { return }
+        lockedByPerson = true
         // Kept for as long as the journal is being closed: the unlock page comes up meanwhile.
         application.hold()
         let draft = mainWindow.closeForLock()
@@ -64,6 +94,7 @@ extension FlourishApplication {
                 rebuild(done: done) { () throws(JournalError) in
                     let cipher = try JournalLock.unlock(path: path, secret: passphrase)
                     _ = try JournalLock.removeLock(path: path, cipher: cipher)
+                    LockKeyring.forget(file: JournalLock.file(of: path))
                     return (nil, nil)
                 }
             },
@@ -77,6 +108,27 @@ extension FlourishApplication {
                     DispatchQueue.main.async {
                         MainActor.assumeIsolated {
                             if case .failure(let error) = outcome { done(error) } else { done(nil) }
+                        }
+                    }
+                }
+            },
+            unlocksAtLogin: { [unowned self] in unlocksAtLogin },
+            setUnlocksAtLogin: { [unowned self] on, done in
+                guard let cipher else { return done(false) }
+                let path = journalPath
+                DispatchQueue.global(qos: .userInitiated).async {
+                    let file = JournalLock.file(of: path)
+                    let kept: Bool
+                    if on {
+                        kept = LockKeyring.keep(cipher, journalPath: path, file: file)
+                    } else {
+                        LockKeyring.forget(file: file)
+                        kept = false
+                    }
+                    DispatchQueue.main.async {
+                        MainActor.assumeIsolated {
+                            self.unlocksAtLogin = kept
+                            done(kept == on)
                         }
                     }
                 }

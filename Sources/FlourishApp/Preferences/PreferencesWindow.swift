@@ -16,6 +16,7 @@ final class PreferencesWindow {
     let closeButton = Button(mnemonic: tr("_Close"))
     let lockSwitch = Switch()
     let changePassphraseButton = Button(mnemonic: tr("Change _Passphrase…"))
+    let loginSwitch = Switch()
     /// The lock's question, while one is open.
     private(set) var lockWindow: LockPassphraseWindow?
     private let lock: LockActions?
@@ -79,14 +80,27 @@ final class PreferencesWindow {
         lockSwitch.setAccessibleLabel(tr("Lock journal with a passphrase"))
         lockSwitch.align(vertical: .center)
         content.append(Self.row(tr("Lock journal with a passphrase"), spacing: 12, [lockSwitch]))
+        loginSwitch.setAccessibleLabel(tr("Unlock when I log in"))
+        loginSwitch.align(vertical: .center)
+        content.append(Self.row(tr("Unlock when I log in"), spacing: 12, [loginSwitch]))
         changePassphraseButton.align(horizontal: .start)
         content.append(changePassphraseButton)
-        let hint = Label(tr("Locked, the journal, its search index and its backups are encrypted on disk: Flourish asks for the passphrase when it starts and after Lock (Ctrl+L). A forgotten passphrase cannot be recovered."))
+        let hint = Label(tr("Locked, the journal, its search index and its backups are encrypted on disk: Flourish asks for the passphrase when it starts and after Lock (Ctrl+L). With “Unlock when I log in”, the desktop’s keyring keeps the journal’s key and Flourish opens without asking while you are logged in. A forgotten passphrase cannot be recovered."))
         hint.enableWrapping()
         hint.alignStart()
         hint.addClass("dim-label")
         content.append(hint)
         lockSwitch.onToggled { [unowned self] in lockToggled() }
+        loginSwitch.onToggled { [unowned self] in
+            guard !isFilling, let lock else { return }
+            loginSwitch.isSensitive = false
+            lock.setUnlocksAtLogin(loginSwitch.isOn) { [weak self] done in
+                guard let self else { return }
+                fill()
+                problem.text = tr("The desktop’s keyring did not keep the journal’s key: Flourish asks for the passphrase when it starts.")
+                problem.isVisible = !done
+            }
+        }
         changePassphraseButton.onClicked { [unowned self] in ask(.change) }
     }
 
@@ -149,6 +163,8 @@ final class PreferencesWindow {
         if let lock {
             lockSwitch.isOn = lock.isOn()
             changePassphraseButton.isSensitive = lock.isOn()
+            loginSwitch.isOn = lock.unlocksAtLogin()
+            loginSwitch.isSensitive = lock.isOn()
         }
         isFilling = false
     }

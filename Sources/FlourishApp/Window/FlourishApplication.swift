@@ -22,6 +22,13 @@ public final class FlourishApplication {
     var cipher: JournalCipher?
     /// The unlock page, while a locked journal waits for its passphrase.
     var unlockWindow: UnlockWindow?
+    /// Locked by the person (or the screen locking): the keyring does not open it again, only the
+    /// passphrase does.
+    var lockedByPerson = false
+    /// The keyring is being asked for the journal's key.
+    var askingKeyring = false
+    /// Whether the open journal's key is kept in the keyring ("Unlock when I log in").
+    var unlocksAtLogin = false
     /// Told with the main window once the journal next opens (after the lock was turned on or off).
     var whenOpened: ((MainWindow) -> Void)?
 
@@ -87,7 +94,9 @@ public final class FlourishApplication {
         // A second launch forwarded to this instance while the journal is still opening.
         guard !isOpening else { return }
         // A locked journal opens with its passphrase first.
-        if cipher == nil, JournalLock.isLocked(journalPath) { return showUnlock() }
+        if cipher == nil, JournalLock.isLocked(journalPath) {
+            return lockedByPerson ? showUnlock() : unlockFromKeyring()
+        }
         isOpening = true
         // Keep the application alive while the journal opens without a window on screen yet.
         application.hold()
@@ -104,7 +113,7 @@ public final class FlourishApplication {
             let opened = Result { () throws(JournalError) in
                 let store = try JournalStore(path: path, cipher: cipher)
                 // What the form held when the journal was locked comes back into it.
-                return (store, store.keptDraft())
+                return (store, store.keptDraft(), cipher != nil && LockKeyring.isKept(file: store.file))
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.opened(opened) }
@@ -186,13 +195,14 @@ public final class FlourishApplication {
     var isClosing = false
     private var openWhenClosed = false
 
-    private func opened(_ result: Result<(JournalStore, EntryDraft?), JournalError>) {
+    private func opened(_ result: Result<(JournalStore, EntryDraft?, Bool), JournalError>) {
         isOpening = false
         openingNotice?.destroy()
         openingNotice = nil
         defer { application.release() }
         switch result {
-        case .success(let (store, keptDraft)):
+        case .success(let (store, keptDraft, keyKept)):
+            unlocksAtLogin = keyKept
             Trace.once("journal opened")
             self.store = store
             let model = JournalModel(store: store)

@@ -45,6 +45,10 @@ public final class JournalCipher: @unchecked Sendable {
         return try body(key)
     }
 
+    /// The key as text, for the desktop's Secret Service only ("Unlock when I log in"): never a
+    /// file, a log or a message.
+    public var exported: String { withKey { Data($0).base64EncodedString() } }
+
     /// The SQLite URI that opens `file` through the VFS with this key.
     func location(of file: String, immutable: Bool = false) -> String {
         JournalFile.uri(file, parameters: ["vfs=\(FLOURISH_CIPHER_VFS)", "cipher=\(slot)"] + (immutable ? ["immutable=1"] : []))

@@ -9,6 +9,9 @@ public enum JournalLock {
     /// The shortest passphrase a journal is locked with.
     public static let shortestPassphrase = 8
 
+    /// The file a journal path names (symbolic links followed): what the keyring files its key under.
+    public static func file(of path: String) -> String { JournalFile.resolve(path) }
+
     /// The key file beside a journal file.
     public static func keyFile(of file: String) -> String { file + ".key" }
 
@@ -29,6 +32,17 @@ public enum JournalLock {
         guard var key = try lockFile.unwrap(secret) else { throw .wrongPassphrase }
         guard let cipher = JournalCipher(key: &key) else { throw .other(reason: tr("The journal's encryption could not start.")) }
         guard cipher.keyID == lockFile.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        return cipher
+    }
+
+    /// The journal's key from the text the keyring kept (`JournalCipher.exported`): nil when it is
+    /// not this journal's key (the lock was turned off and on again since, say).
+    public static func unlock(path: String, keptKey: String) -> JournalCipher? {
+        let file = JournalFile.resolve(path)
+        guard let lockFile = try? LockFile.read(keyFile(of: file), journal: path),
+              let data = Data(base64Encoded: keptKey), data.count == JournalCipher.keyLength else { return nil }
+        var key = Array(data)
+        guard let cipher = JournalCipher(key: &key), cipher.keyID == lockFile.keyID else { return nil }
         return cipher
     }
 

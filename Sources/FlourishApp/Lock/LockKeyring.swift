@@ -1,0 +1,30 @@
+import FlourishCore
+import GtkKit
+
+/// "Unlock when I log in": a locked journal's key kept in the desktop's Secret Service, filed
+/// under the journal file, so the journal opens without its passphrase while the session's
+/// keyring is unlocked. A new machine, or a reset keyring, asks for the passphrase again.
+/// Blocking calls: off the GTK thread.
+public enum LockKeyring {
+    private static let kind = "lock-key"
+
+    /// The journal's key, when one is kept and still opens it.
+    public static func cipher(for journalPath: String, file: String) -> JournalCipher? {
+        guard let kept = (try? Keyring.lookup(journal: file, kind: kind)) ?? nil else { return nil }
+        return JournalLock.unlock(path: journalPath, keptKey: kept)
+    }
+
+    static func isKept(file: String) -> Bool {
+        ((try? Keyring.lookup(journal: file, kind: kind)) ?? nil) != nil
+    }
+
+    /// False when no Secret Service took it.
+    static func keep(_ cipher: JournalCipher, journalPath: String, file: String) -> Bool {
+        (try? Keyring.store(cipher.exported, label: String(format: tr("Flourish journal key for %@"), journalPath),
+                            journal: file, kind: kind)) != nil
+    }
+
+    static func forget(file: String) {
+        try? Keyring.clear(journal: file, kind: kind)
+    }
+}
