@@ -51,7 +51,7 @@ final class Harness {
                       "the journal neither loaded nor reported a problem")
     }
 
-    private static func sharedApplication() -> Application {
+    static func sharedApplication() -> Application {
         if let application { return application }
         let made = Application(id: FlourishApplication.applicationID + ".Tests", unique: false)
         XCTAssertTrue(made.register(), "GApplication did not register")

@@ -75,6 +75,11 @@ public enum JournalLock {
             // opens as the plain journal it is.
             try lockFile.write(to: keyFile(of: file))
         }
+        // The reminder's hint, from the start.
+        if let queue = try? JournalFile.immutable(file, cipher: cipher) {
+            try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
+            try? queue.close()
+        }
         let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher)
         try writeBackupKeyFile(lockFile, of: file)
         return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: sealed, backupsRemoved: removed)
@@ -93,6 +98,7 @@ public enum JournalLock {
         try convert(file, shownAs: path, from: cipher, to: nil) {}
         let (opened, removed) = convertBackups(of: file, from: cipher, to: nil)
         try? FileManager.default.removeItem(atPath: keyFile(of: file))
+        try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
         try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
         return Unlocked(backupsOpened: opened, backupsRemoved: removed)
     }

@@ -1,0 +1,75 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import XCTest
+
+/// What goes with a locked journal: the form's words kept inside it, the one hint kept beside it
+/// for the reminder, the keyring's copy of its key, and a store that refuses use once closed.
+final class LockedJournalCompanionTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private lazy var path = folder.file("journal.sqlite")
+
+    private func lockedStore() throws -> (JournalStore, JournalCipher) {
+        let plain = try JournalStore(path: path)
+        try plain.save(try EntryDraft(title: "Harbour light", body: "Gulls", mood: .okay).validated().get(),
+                       createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        plain.close()
+        let locked = try JournalLock.lock(path: path, passphrase: "a long passphrase", cost: .interactive)
+        return (try JournalStore(path: path, cipher: locked.cipher), locked.cipher)
+    }
+
+    func testTheFormsWordsAreKeptSealedInsideTheJournalAndComeBackOnce() throws {
+        let (store, cipher) = try lockedStore()
+        let draft = EntryDraft(title: "Half a thought", body: "written before the lock", mood: .meh,
+                               date: Date(timeIntervalSince1970: 1_700_100_000), tagIDs: [3, 7])
+        try store.keepDraft(draft)
+        store.close()
+        for file in [path, path + "-wal"] {
+            let bytes = FileManager.default.contents(atPath: file) ?? Data()
+            XCTAssertNil(bytes.range(of: Data("Half a thought".utf8)), "\(file) holds the kept words in the clear")
+        }
+        let reopened = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(reopened.keptDraft(), draft)
+        try reopened.forgetKeptDraft()
+        XCTAssertNil(reopened.keptDraft())
+        reopened.close()
+    }
+
+    func testOnlyTheNewestEntrysTimeIsKeptBesideALockedJournalAndTheReminderReadsIt() throws {
+        let (store, _) = try lockedStore()
+        let newest = NewestDay.file(of: path)
+        XCTAssertEqual(try String(contentsOfFile: newest, encoding: .utf8), "1700000000.000\n")
+        let today = Date()
+        try store.save(try EntryDraft(title: "Today", body: "Rain", mood: .okay).validated().get(), createdAt: today)
+        let kept = try XCTUnwrap(NewestDay.read(journal: path))
+        XCTAssertEqual(kept.timeIntervalSince1970, today.timeIntervalSince1970, accuracy: 0.001)
+        XCTAssertEqual(JournalDay.hasEntry(journal: path, on: today, calendar: .current), true)
+        XCTAssertEqual(JournalDay.hasEntry(journal: path, on: today.addingTimeInterval(86_400 * 2), calendar: .current), false)
+        // Its whole content: one number.
+        let text = try String(contentsOfFile: newest, encoding: .utf8)
+        XCTAssertNotNil(Double(text.trimmingCharacters(in: .newlines)), "nothing but a time: \(text)")
+        store.close()
+    }
+
+    func testAKeyKeptForTheKeyringOpensOnlyItsOwnJournal() throws {
+        let (store, cipher) = try lockedStore()
+        store.close()
+        let kept = cipher.exported
+        XCTAssertEqual(JournalLock.unlock(path: path, keptKey: kept)?.keyID, cipher.keyID)
+        let other = try XCTUnwrap(JournalCipher.random())
+        XCTAssertNil(JournalLock.unlock(path: path, keptKey: other.exported), "another journal's key is refused")
+        XCTAssertNil(JournalLock.unlock(path: path, keptKey: "not a key"))
+    }
+
+    func testAClosedStoreRefusesEveryUseInsteadOfReachingAClosedConnection() throws {
+        let (store, _) = try lockedStore()
+        XCTAssertEqual(try store.count(), 1)
+        store.close()
+        XCTAssertThrowsError(try store.count()) { XCTAssertEqual($0 as? JournalError, .closed) }
+        XCTAssertThrowsError(try store.read(ids: [1])) { XCTAssertEqual($0 as? JournalError, .closed) }
+        XCTAssertThrowsError(try store.save(try EntryDraft(title: "late", mood: .okay).validated().get())) {
+            XCTAssertEqual($0 as? JournalError, .closed)
+        }
+        XCTAssertNil(store.dataVersion())
+    }
+}
