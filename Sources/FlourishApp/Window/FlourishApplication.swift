@@ -69,6 +69,11 @@ public final class FlourishApplication {
         model?.finishPendingWork()
         model?.finishSyncWork()
         store?.close()
+        // A locked journal's key is wiped before the process ends (its last holders go here).
+        model = nil
+        store = nil
+        cipher = nil
+        mainWindow = nil
         // A journal that could not be opened ends the app as a failure, for scripts and launchers.
         return problemWindow == nil ? status : 1
     }
