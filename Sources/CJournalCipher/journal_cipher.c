@@ -76,6 +76,10 @@ void flourish_cipher_remove_key(int slot) {
     if (key) sodium_free(key); // sodium_free wipes before it frees
 }
 
+void flourish_cipher_remove_all_keys(void) {
+    for (int slot = 1; slot <= SLOTS; slot++) flourish_cipher_remove_key(slot);
+}
+
 int flourish_cipher_copy_key(int slot, unsigned char *out) {
     if (slot < 1 || slot > SLOTS) return -1;
     pthread_mutex_lock(&slots_lock);

@@ -28,6 +28,9 @@ void flourish_cipher_remove_key(int slot);
 /// desktop's keyring; the caller wipes it. Returns 0, or -1 for an empty slot.
 int flourish_cipher_copy_key(int slot, unsigned char *out);
 
+/// Wipes and frees every key (the app quitting): files opened later fail to open.
+void flourish_cipher_remove_all_keys(void);
+
 /// How many sealed pages failed to open since the process started (damage, a wrong key): for
 /// tests and diagnostics.
 long flourish_cipher_refused_pages(void);

@@ -69,11 +69,8 @@ public final class FlourishApplication {
         model?.finishPendingWork()
         model?.finishSyncWork()
         store?.close()
-        // A locked journal's key is wiped before the process ends (its last holders go here).
-        model = nil
-        store = nil
-        cipher = nil
-        mainWindow = nil
+        // A locked journal's key is wiped before the process ends.
+        JournalCipher.wipeAllKeys()
         // A journal that could not be opened ends the app as a failure, for scripts and launchers.
         return problemWindow == nil ? status : 1
     }

@@ -85,6 +85,10 @@ public final class JournalCipher: @unchecked Sendable {
         return out.map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Wipes every key the process holds (quitting): a journal still open keeps working through
+    /// its files' own copies until it closes, and nothing opens after.
+    public static func wipeAllKeys() { flourish_cipher_remove_all_keys() }
+
     /// How many sealed pages failed to open in this process (damage, or a key not theirs).
     public static var refusedPages: Int { flourish_cipher_refused_pages() }
 }
