@@ -139,7 +139,8 @@ final class MigrationTests: XCTestCase {
             let sync = try db.tableExists("sync_state")
                 ? ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] : []
             let stamps = try db.tableExists("sync_revival") ? ["sync_revival", "sync_tag_made"] : []
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps {
+            let kept = try db.tableExists("kept_draft") ? ["kept_draft"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -167,6 +168,7 @@ final class MigrationTests: XCTestCase {
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
+        XCTAssertEqual(after.removeValue(forKey: "kept_draft"), [], "an empty kept draft table is all v8 adds")
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
@@ -212,6 +214,7 @@ final class MigrationTests: XCTestCase {
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
+        XCTAssertEqual(after.removeValue(forKey: "kept_draft"), [], "an empty kept draft table is all v8 adds")
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v5: index of dates and moods'"])
@@ -275,6 +278,7 @@ final class MigrationTests: XCTestCase {
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
+        XCTAssertEqual(after.removeValue(forKey: "kept_draft"), [], "an empty kept draft table is all v8 adds")
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v6: sync'"])
         XCTAssertEqual(after, before, "no row of a v5 journal changes by upgrading it")
@@ -303,6 +307,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "sync_revival"), [])
         XCTAssertEqual(after.removeValue(forKey: "sync_tag_made"), [])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
+        XCTAssertEqual(after.removeValue(forKey: "kept_draft"), [], "an empty kept draft table is all v8 adds")
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v7: sync stamps'"])
         XCTAssertEqual(after, before, "no row of a v6 journal changes by upgrading it")
 
@@ -329,6 +334,28 @@ final class MigrationTests: XCTestCase {
         store.close()
         var after = try everyTable(path)
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
+        XCTAssertEqual(after.removeValue(forKey: "kept_draft"), [], "an empty kept draft table is all v8 adds")
         XCTAssertEqual(after, before, "no row of a v7 journal changes by opening it")
+    }
+
+    /// A v8 journal (a v7 one given an entry by `flourish --import`, with a kept draft as the
+    /// lock leaves it): it opens with every row as it was, and its draft comes back whole.
+    func testAV8JournalOpensWithItsKeptDraftAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v8.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v8: kept draft'"])
+        XCTAssertEqual(before["kept_draft"]?.count, 1)
+        let store = try JournalStore(path: path)
+        let draft = try XCTUnwrap(store.keptDraft())
+        XCTAssertEqual(draft.title, "Half a thought 🌱")
+        XCTAssertEqual(draft.body, "Written before the lock")
+        XCTAssertEqual(draft.mood, .meh)
+        XCTAssertEqual(draft.date, Date(timeIntervalSince1970: 1_795_740_000.5))
+        XCTAssertEqual(draft.tagIDs, [6, 11])
+        let entries = try store.entries(ids: try store.entryIDs())
+        XCTAssertTrue(entries.contains { $0.title == "Written by v8" })
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v8 journal changes by opening it")
     }
 }
