@@ -43,13 +43,17 @@ final class ScreenLockWatchTests: XCTestCase {
                                  interface: "org.gnome.ScreenSaver")
         defer { gnome.stop() }
         try MainActor.assumeIsolated {
-            var locks = 0
-            var watch: ScreenLockWatch? = ScreenLockWatch(systemBusAddress: Self.noBus) { locks += 1 }
-            XCTAssertTrue(MainLoop.run(until: { watch?.hearing.contains(.screenSaver) == true }))
+            // A second watch keeps the shared session connection open, as the running
+            // application does: were it closed, a subscription left behind would go unseen.
+            var kept = 0, dropped = 0
+            let keeper = ScreenLockWatch(systemBusAddress: Self.noBus) { kept += 1 }
+            var watch: ScreenLockWatch? = ScreenLockWatch(systemBusAddress: Self.noBus) { dropped += 1 }
+            XCTAssertTrue(MainLoop.run(until: { watch?.hearing.contains(.screenSaver) == true && keeper.hearing.contains(.screenSaver) }))
             watch = nil
             try gnome.emit("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "ActiveChanged", signature: "b", "[<true>]")
-            MainLoop.run(for: 0.3)
-            XCTAssertEqual(locks, 0, "the subscriptions went with the watch")
+            XCTAssertTrue(MainLoop.run(until: { kept == 1 }), "the watch still held hears it")
+            MainLoop.run(for: 0.2)
+            XCTAssertEqual(dropped, 0, "the subscriptions went with the watch")
         }
     }
 
