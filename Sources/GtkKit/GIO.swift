@@ -55,9 +55,10 @@ enum Variant {
 enum DBusSignal {
     typealias Handler = @MainActor (OpaquePointer) -> Void
 
-    /// Returns the id for `g_dbus_connection_signal_unsubscribe`.
+    /// Returns the id for `g_dbus_connection_signal_unsubscribe`. A nil `path` hears the signal
+    /// from any object (for services whose object path differs between versions).
     static func subscribe(_ connection: OpaquePointer, sender: String, interface: String, member: String,
-                          path: String, arg0: String? = nil, _ handler: @escaping Handler) -> guint {
+                          path: String?, arg0: String? = nil, _ handler: @escaping Handler) -> guint {
         let box = Unmanaged.passRetained(SignalBox<Handler>(handler)).toOpaque()
         return g_dbus_connection_signal_subscribe(
             connection, sender, interface, member, path, arg0, G_DBUS_SIGNAL_FLAGS_NONE,

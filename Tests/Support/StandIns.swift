@@ -106,7 +106,7 @@ public final class PortalStandIn {
 }
 
 /// Reads one line (without its newline) from a pipe, blocking until it arrives or the pipe closes.
-private func readLine(from handle: FileHandle) -> String {
+func readLine(from handle: FileHandle) -> String {
     var bytes = Data()
     while true {
         let byte = handle.readData(ofLength: 1)

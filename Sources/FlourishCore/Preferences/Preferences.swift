@@ -91,6 +91,24 @@ public final class Preferences: @unchecked Sendable {
         }
     }
 
+    /// Minutes without activity after which the journal locks itself; nil: never. Five until
+    /// the person chooses; a file from before this choice, or a value that makes no sense
+    /// (zero, text), reads as five, so the journal never silently stops locking.
+    public var lockAfterIdleMinutes: Int? {
+        get {
+            lock.withLock {
+                switch values["lock-after-idle-minutes"] {
+                case "never": return nil
+                case let text?: return Int(text).flatMap { $0 >= IdleLock.shortestMinutes ? $0 : nil } ?? Self.standardLockAfterIdleMinutes
+                case nil: return Self.standardLockAfterIdleMinutes
+                }
+            }
+        }
+        set { set("lock-after-idle-minutes", newValue.map(String.init) ?? "never") }
+    }
+
+    public static let standardLockAfterIdleMinutes = 5
+
     public var windowMaximized: Bool {
         get { lock.withLock { values["window-maximized"] == "true" } }
         set { set("window-maximized", newValue ? "true" : "false") }

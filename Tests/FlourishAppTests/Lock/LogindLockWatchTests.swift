@@ -1,0 +1,106 @@
+import FlourishTestSupport
+import Foundation
+import GtkKit
+import XCTest
+
+/// logind on a bus of the test's own (python3-dbusmock's logind template), given to the watch
+/// as its system bus: the session's Lock and going to sleep.
+final class LogindLockWatchTests: XCTestCase {
+    private var bus: PrivateBus!
+    private var logind: DBusMock!
+    private var sessionID: String?
+
+    private static let manager = "/org/freedesktop/login1"
+    private static func session(_ id: String) -> String { "/org/freedesktop/login1/session/\(id)" }
+
+    override func setUpWithError() throws {
+        sessionID = getenv("XDG_SESSION_ID").map { String(cString: $0) }
+        bus = try PrivateBus()
+        logind = try DBusMock(.system(address: bus.address), template: "logind", name: "org.freedesktop.login1")
+        // This process's session and another person's.
+        for (id, uid, name) in [("c1", 1000, "ours"), ("c2", 1001, "theirs")] {
+            try logind.call(Self.manager, "org.freedesktop.DBus.Mock.AddSession",
+                            [logind.quoted(id), logind.quoted("seat0"), "uint32 \(uid)", logind.quoted(name), "true"])
+        }
+    }
+
+    override func tearDown() {
+        logind?.stop()
+        bus?.stop()
+        if let sessionID { setenv("XDG_SESSION_ID", sessionID, 1) } else { unsetenv("XDG_SESSION_ID") }
+    }
+
+    func testLockingThisSessionLocksAndLockingAnotherDoesNot() throws {
+        setenv("XDG_SESSION_ID", "c1", 1)
+        try MainActor.assumeIsolated {
+            var locks = 0
+            let watch = ScreenLockWatch(systemBusAddress: bus.address) { locks += 1 }
+            XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.session) }), "the session was found")
+            // What `loginctl lock-session` asks of logind; the session emits Lock.
+            try logind.call(Self.session("c2"), "org.freedesktop.login1.Session.Lock")
+            try logind.call(Self.session("c1"), "org.freedesktop.login1.Session.Lock")
+            XCTAssertTrue(MainLoop.run(until: { locks >= 1 }), "our session's Lock heard")
+            MainLoop.run(for: 0.2)
+            XCTAssertEqual(locks, 1, "another session's Lock is not ours")
+        }
+    }
+
+    func testWithoutASessionIDTheSessionIsFoundByProcess() throws {
+        unsetenv("XDG_SESSION_ID")
+        // logind's answer for this process (and only for it): c2.
+        let pid = ProcessInfo.processInfo.processIdentifier
+        try logind.call(Self.manager, "org.freedesktop.DBus.Mock.AddMethod", [
+            logind.quoted("org.freedesktop.login1.Manager"), logind.quoted("GetSessionByPID"), logind.quoted("u"), logind.quoted("o"),
+            logind.quoted("ret = '/org/freedesktop/login1/session/' + ('c2' if args[0] == \(pid) else 'elsewhere')"),
+        ])
+        try MainActor.assumeIsolated {
+            var locks = 0
+            let watch = ScreenLockWatch(systemBusAddress: bus.address) { locks += 1 }
+            XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.session) }), "the session was found")
+            try logind.call(Self.session("c1"), "org.freedesktop.login1.Session.Lock")
+            try logind.call(Self.session("c2"), "org.freedesktop.login1.Session.Lock")
+            XCTAssertTrue(MainLoop.run(until: { locks >= 1 }), "the Lock of the session found by process heard")
+            MainLoop.run(for: 0.2)
+            XCTAssertEqual(locks, 1)
+        }
+    }
+
+    func testGoingToSleepLocksAndWakingDoesNot() throws {
+        setenv("XDG_SESSION_ID", "c1", 1)
+        try MainActor.assumeIsolated {
+            var locks = 0
+            let watch = ScreenLockWatch(systemBusAddress: bus.address) { locks += 1 }
+            XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.sleep) }), "the system bus answered")
+            try logind.emit(Self.manager, "org.freedesktop.login1.Manager", "PrepareForSleep", signature: "b", "[<false>]")
+            try logind.emit(Self.manager, "org.freedesktop.login1.Manager", "PrepareForSleep", signature: "b", "[<true>]")
+            XCTAssertTrue(MainLoop.run(until: { locks >= 1 }), "PrepareForSleep(true) heard")
+            MainLoop.run(for: 0.2)
+            XCTAssertEqual(locks, 1, "waking (false) is no reason to lock")
+        }
+    }
+
+    func testASystemBusWithoutLogindHearsNoSessionAndBreaksNothing() throws {
+        logind.stop()
+        setenv("XDG_SESSION_ID", "c1", 1)
+        try MainActor.assumeIsolated {
+            var locks = 0
+            let watch = ScreenLockWatch(systemBusAddress: bus.address) { locks += 1 }
+            XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.sleep) }), "the bus itself answered")
+            // Every question about the session fails at once (no such service): nothing to wait on.
+            MainLoop.run(for: 0.5)
+            XCTAssertFalse(watch.hearing.contains(.session))
+            XCTAssertEqual(locks, 0)
+        }
+    }
+
+    func testNoSystemBusAtAllHearsNothingFromIt() throws {
+        try MainActor.assumeIsolated {
+            let started = Date()
+            let watch = ScreenLockWatch(systemBusAddress: "unix:path=/nonexistent/flourish-test-bus") {}
+            XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "the GTK thread is not held up")
+            XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.screenSaver) }), "the session bus still serves")
+            MainLoop.run(for: 0.3)
+            XCTAssertTrue(watch.hearing.isDisjoint(with: [.sleep, .session]))
+        }
+    }
+}
