@@ -72,6 +72,19 @@ private let boolTrampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMuta
     return MainActor.assumeIsolated { run() } ? 1 : 0
 }
 
+/// `gboolean (*)(GtkEventControllerLegacy *c, GdkEvent *event, gpointer data)`: told of input
+/// (a key, a button, a scroll, a touch, the pointer moving), never stopping it.
+typealias InputHandler = @MainActor () -> Void
+private let inputTrampoline: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, event, data in
+    let run: InputHandler = handler(data)
+    switch event.map({ gdk_event_get_event_type($0) }) {
+    case GDK_KEY_PRESS?, GDK_BUTTON_PRESS?, GDK_SCROLL?, GDK_TOUCH_BEGIN?, GDK_MOTION_NOTIFY?:
+        MainActor.assumeIsolated { run() }
+    default: break
+    }
+    return 0
+}
+
 /// `gboolean (*)(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state, gpointer data)`.
 typealias KeyHandler = @MainActor (UInt32, UInt32) -> Bool
 private let keyTrampoline: @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean = { _, keyval, _, state, data in
@@ -137,6 +150,11 @@ enum Signal {
     @discardableResult
     static func connectPress(_ instance: UnsafeMutableRawPointer, _ signal: String, _ run: @escaping PressHandler) -> UInt {
         GtkKit.connect(instance, signal, run, trampoline: unsafeBitCast(pressTrampoline, to: GCallback.self))
+    }
+
+    @discardableResult
+    static func connectInput(_ instance: UnsafeMutableRawPointer, _ run: @escaping InputHandler) -> UInt {
+        GtkKit.connect(instance, "event", run, trampoline: unsafeBitCast(inputTrampoline, to: GCallback.self))
     }
 
     @discardableResult

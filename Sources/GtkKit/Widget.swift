@@ -147,6 +147,16 @@ public class Widget {
         gtk_widget_add_controller(raw, keys)
     }
 
+    /// Calls `action` for each input inside the widget (a key, a click, a scroll, a touch, the
+    /// pointer moving), before any child sees it, and lets the input go on: for noticing that
+    /// the person is there (the idle lock).
+    public func onAnyInput(_ action: @escaping @MainActor () -> Void) {
+        let legacy = gtk_event_controller_legacy_new()!
+        gtk_event_controller_set_propagation_phase(legacy, GTK_PHASE_CAPTURE)
+        Signal.connectInput(UnsafeMutableRawPointer(legacy), action)
+        gtk_widget_add_controller(raw, legacy)
+    }
+
     /// Calls `started` as each frame of the widget's window starts its update, layout and paint,
     /// and `painted` when that frame is painted: the window's own frame clock, for measuring.
     /// Does nothing before the widget is realized (a window is, once presented).

@@ -17,6 +17,10 @@ final class PreferencesWindow {
     let lockSwitch = Switch()
     let changePassphraseButton = Button(mnemonic: tr("Change _Passphrase…"))
     let loginSwitch = Switch()
+    let idleChoice = DropDown(accessibleName: tr("Lock when idle"))
+    /// The idle limits offered, in minutes; nil: never.
+    static let idleChoices: [Int?] = [1, 5, 15, 30, 60, nil]
+    private let idleChanged: (Int?) -> Void
     /// The lock's question, while one is open.
     private(set) var lockWindow: LockPassphraseWindow?
     private let lock: LockActions?
@@ -29,8 +33,9 @@ final class PreferencesWindow {
     private var isFilling = false
 
     init(application: Application, parent: Window, preferences: Preferences, reminders: ReminderService?, loginItem: LoginItem,
-         lock: LockActions? = nil) {
+         lock: LockActions? = nil, idleChanged: @escaping (Int?) -> Void = { _ in }) {
         self.preferences = preferences
+        self.idleChanged = idleChanged
         self.lock = lock
         self.application = application
         self.reminders = reminders
@@ -83,6 +88,11 @@ final class PreferencesWindow {
         loginSwitch.setAccessibleLabel(tr("Unlock when I log in"))
         loginSwitch.align(vertical: .center)
         content.append(Self.row(tr("Unlock when I log in"), spacing: 12, [loginSwitch]))
+        idleChoice.items = Self.idleChoices.map { minutes in
+            guard let minutes else { return tr("Never") }
+            return String(format: minutes == 1 ? tr("After %@ minute") : tr("After %@ minutes"), "\(minutes)")
+        }
+        content.append(Self.row(tr("Lock when idle"), spacing: 12, [idleChoice]))
         changePassphraseButton.align(horizontal: .start)
         content.append(changePassphraseButton)
         let hint = Label(tr("Locked, the journal, its search index and its backups are encrypted on disk: Flourish asks for the passphrase when it starts and after Lock (Ctrl+L). With “Unlock when I log in”, the desktop’s keyring keeps the journal’s key and Flourish opens without asking while you are logged in. A forgotten passphrase cannot be recovered."))
@@ -91,6 +101,11 @@ final class PreferencesWindow {
         hint.addClass("dim-label")
         content.append(hint)
         lockSwitch.onToggled { [unowned self] in lockToggled() }
+        idleChoice.onSelected { [unowned self] in
+            guard !isFilling, let index = idleChoice.selected, Self.idleChoices.indices.contains(index) else { return }
+            preferences.lockAfterIdleMinutes = Self.idleChoices[index]
+            idleChanged(Self.idleChoices[index])
+        }
         loginSwitch.onToggled { [unowned self] in
             guard !isFilling, let lock else { return }
             loginSwitch.isSensitive = false
@@ -165,6 +180,8 @@ final class PreferencesWindow {
             changePassphraseButton.isSensitive = lock.isOn()
             loginSwitch.isOn = lock.unlocksAtLogin()
             loginSwitch.isSensitive = lock.isOn()
+            idleChoice.selected = Self.idleChoices.firstIndex(of: preferences.lockAfterIdleMinutes) ?? 1
+            idleChoice.isSensitive = lock.isOn()
         }
         isFilling = false
     }

@@ -76,6 +76,8 @@ public final class FlourishApplication {
     }
 
     private var isOpening = false
+    /// Locks a locked journal when the desktop locks the screen or the computer goes to sleep.
+    private var screenLockWatch: ScreenLockWatch?
     /// Follows the desktop's light or dark preference for as long as the app runs.
     private var appearance: AppearanceWatcher?
 
@@ -83,6 +85,10 @@ public final class FlourishApplication {
         Window.setDefaultIcon(name: Self.applicationID)
         if appearance == nil {
             appearance = AppearanceWatcher { scheme in Self.follow(scheme) }
+        }
+        if screenLockWatch == nil {
+            // Told more than once for one lock at times (two desktops' ways); locking again does nothing.
+            screenLockWatch = ScreenLockWatch { [weak self] in self?.lock() }
         }
         if let mainWindow, !mainWindow.isClosed {
             mainWindow.present()
@@ -222,6 +228,7 @@ public final class FlourishApplication {
             if let keptDraft { mainWindow.form.restore(keptDraft) }
             mainWindow.onClosed = { [weak self] in self?.windowClosed() }
             mainWindow.lock = lockActions(for: mainWindow)
+            if cipher != nil { mainWindow.watchIdle { [weak self] in self?.lock() } }
             if writeWhenOpen {
                 writeWhenOpen = false
                 mainWindow.showNewEntry()

@@ -1,4 +1,5 @@
 import FlourishCore
+import Foundation
 import GtkKit
 
 /// The window: a header bar whose switcher flips between "New Entry" and "Journal".
@@ -33,6 +34,8 @@ final class MainWindow {
     private(set) var recoveryKeyWindow: RecoveryKeyWindow?
     /// The lock's switches, given by the application (which owns the journal).
     var lock: LockActions?
+    /// For a locked journal: locks it after the chosen minutes without input in this window.
+    private(set) var idleWatch: IdleWatch?
     /// Where turning the reminder on puts the login item (tests point it at their own folder).
     var loginItem = LoginItem(applicationID: BuildProfile.applicationID)
     /// How sync stands, in the header bar while it is on; it opens the Sync window.
@@ -214,6 +217,7 @@ final class MainWindow {
     private func keepOpenForUnsavedEntry() -> Bool {
         let keepOpen = mustStayOpen()
         if !keepOpen {
+            idleWatch?.stop()
             closeOtherWindows()
             // Once this window is gone, not while GTK is still closing it.
             isClosed = true
@@ -226,6 +230,7 @@ final class MainWindow {
     /// form's words are returned, to be kept inside the journal; an edit not saved is put back
     /// as it was). The application is told through its own lock, not `onClosed`.
     func closeForLock() -> EntryDraft? {
+        idleWatch?.stop()
         let draft = form.hasUnsavedText ? form.draft : nil
         closeOtherWindows()
         isClosed = true
@@ -250,6 +255,13 @@ final class MainWindow {
         syncWindow = nil
         preferencesWindow = nil
         recoveryKeyWindow = nil
+    }
+
+    /// Starts the idle lock (a locked journal's window): input anywhere in the window counts.
+    func watchIdle(clock: @escaping () -> Date = Date.init, lock: @escaping @MainActor () -> Void) {
+        let watch = IdleWatch(limitMinutes: preferences.lockAfterIdleMinutes, clock: clock, due: lock)
+        idleWatch = watch
+        window.onAnyInput { [weak watch] in watch?.noteActivity() }
     }
 
     func showRecoveryKey(_ recoveryKey: String) {
@@ -285,7 +297,8 @@ final class MainWindow {
     /// Preferences (main menu, Ctrl+,): made the first time, shown again after.
     func showPreferences() {
         let made = preferencesWindow ?? PreferencesWindow(application: application, parent: window, preferences: preferences,
-                                                          reminders: reminders, loginItem: loginItem, lock: lock)
+                                                          reminders: reminders, loginItem: loginItem, lock: lock,
+                                                          idleChanged: { [weak self] minutes in self?.idleWatch?.setLimit(minutes: minutes) })
         preferencesWindow = made
         made.present()
     }
