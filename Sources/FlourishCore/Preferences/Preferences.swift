@@ -107,6 +107,7 @@ public final class Preferences: @unchecked Sendable {
         set { set("lock-after-idle-minutes", newValue.map(String.init) ?? "never") }
     }
 
+    /// The idle limit until the person chooses another.
     public static let standardLockAfterIdleMinutes = 5
 
     public var windowMaximized: Bool {
