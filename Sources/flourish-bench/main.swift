@@ -15,6 +15,11 @@ import Foundation
 //   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
 //                                          printing "saved N UUID" once each save has returned
 //                                          (the crash test kills it at random moments)
+//   flourish-bench locked PATH FOLDER ROUNDS
+//                                          what locking costs: copies of PATH in FOLDER, one
+//                                          plain, one locked (under a passphrase the bench keeps
+//                                          to itself), unlocked, then opened in turn round after
+//                                          round for the store's figures; as JSON
 //   flourish-bench unpadded FOLDER         the bytes of a sync folder's sealed files, as they are
 //                                          and as they would be unpadded, as JSON (the sync
 //                                          passphrase on standard input)
@@ -60,40 +65,12 @@ func storeFigures(path: String) throws -> [String: Double] {
     guard let store else { return [:] }
     var ids: [Int64] = []
     let list = try milliseconds { ids = try store.entryIDs() }
-    var batches: [Double] = []
-    for trial in 0..<(ids.isEmpty ? 0 : 100) {
-        let start = (trial &* 7919) % max(1, ids.count - 60)
-        let batch = Array(ids[start..<min(ids.count, start + 60)])
-        batches.append(try milliseconds { _ = try store.entries(ids: batch) })
-    }
-    // Search as the person types it, a keystroke at a time: the store's matches, then the
-    // model's ordering of them by the ids it holds (the model's own two steps).
-    var searches: [Double] = []
-    for phrase in ["walk", "coffee", "rain garden", "mum called", "zebra"] {
-        for end in phrase.indices.dropFirst() + [phrase.endIndex] {
-            let query = JournalQuery(text: String(phrase[..<end]))
-            searches.append(try milliseconds {
-                _ = JournalQuery.inOrder(try store.matches(query), of: ids)
-            })
-        }
-    }
-    // The Insights page's figures: everything, and the latest year, five times each. Before
-    // the health check the store cannot tell the journal's version, so it keeps nothing: each
-    // of these is computed in full.
-    var insights: [Double] = []
-    var insightsYear: [Double] = []
-    for _ in 0..<5 {
-        insights.append(try milliseconds { _ = try store.insights(for: .all) })
-        insightsYear.append(try milliseconds { _ = try store.insights(for: .last12Months) })
-    }
+    let batches = try StoreSteps.scroll(store, ids: ids)
+    let searches = try StoreSteps.search(store, ids: ids)
+    let (insights, insightsYear) = try StoreSteps.insights(store)
     // The health check runs once, before the first write: timed on its own, not as a save.
     let check = milliseconds { _ = store.check() }
-    var saves: [Double] = []
-    for index in 0..<300 {
-        let entry = try EntryDraft(title: "Saved \(index)", body: "A few words, saved as the form saves them.",
-                                   mood: Mood(rawValue: index % 6)).validated().get()
-        saves.append(try milliseconds { _ = try store.save(entry, createdAt: Date()) })
-    }
+    let saves = try StoreSteps.save(store, count: 300)
     return ["open_ms": open, "list_ids_ms": list, "check_ms": check,
             "search_p50_ms": percentile(searches, 0.5), "search_p95_ms": percentile(searches, 0.95), "fetch_batch_p50_ms": percentile(batches, 0.5),
             "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count),
@@ -143,10 +120,14 @@ do {
     case ("unpadded", 2):
         let json = try JSONSerialization.data(withJSONObject: try UnpaddedSizes.measure(folder: arguments[1]), options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
+    case ("locked", 4):
+        let figures = try LockedFigures.measure(journal: arguments[1], folder: arguments[2], rounds: Int(arguments[3]) ?? 5)
+        let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST | unpadded FOLDER\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
         exit(2)
     }
 } catch {
