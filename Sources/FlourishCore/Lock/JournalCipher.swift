@@ -57,8 +57,12 @@ public final class JournalCipher: @unchecked Sendable {
     /// What every connection to a locked journal needs before its first read: temporary tables
     /// and sorts kept in memory (the VFS refuses to write them, in the clear, to /tmp), and for a
     /// new file, room at the end of each page for its nonce and tag.
+    ///
+    /// And a page cache of 8 MiB rather than SQLite's 2: a sealed page costs its opening on every
+    /// read from disk, and Insights' two indexes (4.6 MB at 100,000 entries) then stay opened.
     static func prepare(_ db: Database) throws {
         try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        try db.execute(sql: "PRAGMA cache_size = -8192")
         try requestReserve(reserve, db)
     }
 

@@ -88,8 +88,19 @@ struct LockFile: Codable, Equatable {
 
     private static func context(_ role: String) -> [UInt8] { Array("flourish-lock/1 \(role)".utf8) }
 
+    /// The passphrase's Argon2id for people: libsodium's "moderate" memory (256 MiB) with two
+    /// passes rather than three, so unlocking stays under a second on a slow machine (three
+    /// took 0.74 to 1.1 s on the benchmark's); guessing still costs 256 MiB and most of a
+    /// second a try.
+    static func limits(_ cost: Cost) -> (ops: UInt64, memory: UInt64) {
+        switch cost {
+        case .moderate: (2, UInt64(crypto_pwhash_memlimit_moderate()))
+        case .interactive: cost.limits
+        }
+    }
+
     private static func wrap(_ key: [UInt8], under secret: String, role: String, cost: Cost) throws(JournalError) -> Wrapped {
-        let (ops, memory) = cost.limits
+        let (ops, memory) = limits(cost)
         let salt = Sodium.random(Argon2id.saltLength)
         guard var wrapping = Argon2id.derive(secret, salt: salt, ops: ops, memory: memory) else {
             throw .other(reason: tr("There is not enough memory to lock the journal."))
