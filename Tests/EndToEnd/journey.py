@@ -7,11 +7,16 @@ Exits non-zero on the first failed check, after saving a screenshot next to the 
 """
 
 import base64
+import bz2
 import csv
 import datetime
+import gzip
 import hashlib
+import io
 import json
+import lzma
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -26,6 +31,8 @@ import pyatspi
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/flourish")
 WORK = tempfile.mkdtemp(prefix="flourish-e2e-")
 passed = 0
+# Every process of the app a journey started: a failed journey ends these, and only these.
+launched = []
 
 
 # MARK: - Driving the app
@@ -140,6 +147,7 @@ class Flourish:
         self.log = open(os.path.join(WORK, "app.log"), "a")
         self.process = subprocess.Popen([BINARY, "--database", journal], env=environment,
                                         stdout=self.log, stderr=self.log)
+        launched.append(self.process)
         self.app = wait_for("Flourish on the accessibility bus", self._find_app, timeout=20)
 
     def _find_app(self):
@@ -1047,15 +1055,298 @@ def passphrase_is_changed_in_the_window():
     check(f"the new one joins the journal ({joined.stdout.strip()})", joined.returncode == 0 and "Joined" in joined.stdout)
 
 
+# MARK: - The lock
+
+LOCK_PASSPHRASE = "gentle otters keep the ledger"
+LOCKED_ENTRIES = [
+    ("Quokka parade", "Marzipan lanterns over the fjord", ["zephyrology"], "2026-11-01T09:15:00.000Z"),
+    ("Brisket Tuesday", "Velvet thunder at noon", ["kumquats"], "2026-11-02T20:00:00.000Z"),
+    ("Gondola minutes", "Saffron snow on the quay", ["zephyrology", "kumquats"], "2026-11-03T08:00:00.000Z"),
+]
+# What a locked journal must never show nor leave in the clear: every title, body and tag name.
+LOCKED_WORDS = [word for title, body, tags, _ in LOCKED_ENTRIES for word in [title, body, *tags]]
+
+
+class LockedJournal:
+    """A journal of LOCKED_ENTRIES in a folder of its own, locked with `flourish --encrypt` (the
+    passphrase on standard input), and a home of its own for the app: its XDG data, cache, state
+    and config folders, which the journey reads byte for byte with the journal's folder."""
+
+    def __init__(self, name):
+        self.root = os.path.join(WORK, name)
+        self.folder = os.path.join(self.root, "journal")
+        self.home = os.path.join(self.root, "home")
+        self.journal = os.path.join(self.folder, "journal.sqlite")
+        config = os.path.join(self.home, "config")
+        os.makedirs(os.path.join(config, "gtk-4.0"))
+        os.makedirs(self.folder)
+        with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as file:
+            file.write("[Settings]\ngtk-enable-animations=0\n")
+        self.environment = {"HOME": self.home, "XDG_CONFIG_HOME": config,
+                            "XDG_DATA_HOME": os.path.join(self.home, "data"),
+                            "XDG_CACHE_HOME": os.path.join(self.home, "cache"),
+                            "XDG_STATE_HOME": os.path.join(self.home, "state")}
+        words = os.path.join(self.root, "entries.json")
+        with open(words, "w", encoding="utf-8") as file:
+            json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z",
+                       "tags": sorted({tag for _, _, tags, _ in LOCKED_ENTRIES for tag in tags}),
+                       "entries": [{"uuid": f"99999999-9999-4999-8999-99999999999{index}", "title": title, "body": body,
+                                    "mood": 1, "mood_title": "really good", "created_at": created, "tags": tags}
+                                   for index, (title, body, tags, created) in enumerate(LOCKED_ENTRIES)]}, file)
+        imported = self.run("--import", words)
+        os.remove(words)
+        check(f"a journal of {len(LOCKED_ENTRIES)} entries is made ({imported.stdout.strip()})", imported.returncode == 0)
+        locked = self.run("--encrypt", stdin=LOCK_PASSPHRASE + "\n")
+        check(f"flourish --encrypt locks it, the passphrase on standard input ({locked.stdout.splitlines()[0]})",
+              locked.returncode == 0 and re.search(r"Recovery key .*: ([A-Z2-7]{4}-){7}[A-Z2-7]{4}$", locked.stdout, re.M))
+
+    def run(self, *arguments, stdin=""):
+        return subprocess.run([BINARY, "--database", self.journal, *arguments], input=stdin, capture_output=True,
+                              text=True, env=dict(os.environ, **self.environment), timeout=120)
+
+    def open(self):
+        return Flourish(self.journal, **self.environment)
+
+    def files(self):
+        """Every file in the journal's folder and the app's home, with what it holds (and, for a
+        compressed one, what it holds once uncompressed)."""
+        found = {}
+        for top in (self.folder, self.home):
+            for folder, _, names in os.walk(top):
+                for name in names:
+                    path = os.path.join(folder, name)
+                    try:
+                        with open(path, "rb") as file:
+                            found[path] = [file.read()]
+                    except FileNotFoundError:  # removed by the app as we walked
+                        continue
+                    found[path] += uncompressed(found[path][0])
+        return found
+
+    def check_nothing_in_the_clear(self, moment, words):
+        files = self.files()
+        check(f"{moment}: the journal's folder and the app's folders hold files ({len(files)})",
+              self.journal in files and len(files) > 1)
+        for path, contents in sorted(files.items()):
+            for word in [*words, "SQLite format 3"]:
+                if any(word.lower().encode() in data.lower() for data in contents):
+                    raise Failure(f"{moment}: {word!r} is in the clear in {path}")
+        check(f"{moment}: no file holds a title, body, tag or 'SQLite format 3' in the clear "
+              f"({', '.join(sorted(os.path.relpath(path, self.root) for path in files))})", True)
+
+
+def uncompressed(data):
+    """What a gzip, bzip2, xz or zip file holds (each member of a zip), for reading in the clear."""
+    found = []
+    try:
+        if data[:2] == b"\x1f\x8b":
+            found.append(gzip.decompress(data))
+        elif data[:3] == b"BZh":
+            found.append(bz2.decompress(data))
+        elif data[:6] == b"\xfd7zXZ\x00":
+            found.append(lzma.decompress(data))
+        elif data[:4] == b"PK\x03\x04":
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                found += [archive.read(member) for member in archive.namelist()]
+    except Exception:
+        return found
+    return found + [inner for nested in found for inner in uncompressed(nested)]
+
+
+def everything_said(app):
+    """Every name, description and text of every node of the app's accessibility tree, shown or
+    not, and the title of each of its X windows."""
+    said = []
+    nodes = 0
+    for node in descendants(app.app):
+        nodes += 1
+        for read in (lambda: node.name, lambda: node.description, lambda: text_of(node)):
+            try:
+                value = read()
+            except Exception:
+                continue
+            if value:
+                said.append(value)
+    windows = subprocess.run(["xdotool", "search", "--all", "--pid", str(app.process.pid), "--name", ""],
+                             capture_output=True, text=True).stdout.split()
+    titles = [subprocess.run(["xdotool", "getwindowname", window], capture_output=True, text=True).stdout.strip()
+              for window in windows]
+    return said + titles, nodes, titles
+
+
+def check_nothing_said(app, moment, words, count=None):
+    said, nodes, titles = everything_said(app)
+    # What the unlock page does say is read too: the walk reached its labels, field and window.
+    check(f"{moment}: the tree and the window titles were read ({nodes} nodes, windows {titles})",
+          "Flourish" in titles and any(text.startswith("Your journal is locked.") for text in said)
+          and "Passphrase" in said and "Unlock" in said)
+    for word in words:
+        hits = [text for text in said if word.lower() in text.lower()]
+        if hits:
+            raise Failure(f"{moment}: {word!r} is said by the app: {hits[:3]}")
+    if count is not None:
+        hits = [text for text in said if re.search(rf"(?<![\d.:]){count}(?![\d.:])", text)]
+        if hits:
+            raise Failure(f"{moment}: the number of entries ({count}) is said: {hits[:3]}")
+    check(f"{moment}: nothing of the journal is said by any node or window title", True)
+
+
+def unlock_page(app):
+    field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=20)
+    button = app.wait("the Unlock button", "push button", "Unlock")
+    return field, button
+
+
+def unlock(app, field, passphrase=LOCK_PASSPHRASE):
+    wait_for("focus in the passphrase field", lambda: focused(field))
+    type_text(passphrase)
+    keys("Return")
+    # Argon2id takes about a second; then the window of the journal takes the page's place.
+    app.wait("the window of the unlocked journal", "page tab", "Journal", timeout=30)
+    wait_for("the unlock page to go", lambda: app.find("push button", "Unlock", visible=False) is None)
+
+
+def locked_journal_opens_on_its_unlock_page():
+    print("journey: a locked journal opens on its unlock page, which shows nothing of the journal", flush=True)
+    locked = LockedJournal("locked-start")
+    app = locked.open()
+    field, button = unlock_page(app)
+    check(f"the page has a password field named Passphrase ({field.getRoleName()}) and an Unlock button",
+          field.getRoleName() == "password text" and button is not None)
+    check("the passphrase field has the keyboard", wait_for("focus in the field", lambda: focused(field)))
+    check("the journal's main window is not there", app.find("page tab", "Journal", visible=False) is None
+          and app.find("text", "Title", visible=False) is None)
+    check_nothing_said(app, "the unlock page", LOCKED_WORDS, count=len(LOCKED_ENTRIES))
+    screenshot("unlock-page.png")
+
+    type_text("not the passphrase at all")
+    keys("Return")
+    wrong = "That passphrase does not open this journal. Check it and try again, or use the recovery key."
+    app.wait("the wrong passphrase's line", "label", wrong, timeout=20)
+    check("a wrong passphrase is said in a line on the page", True)
+    check("the field is emptied and has the keyboard again",
+          wait_for("the field empty and focused", lambda: text_of(field) == "" and focused(field)))
+    check("a screen reader hears the line with the field", field.description == wrong)
+    check_nothing_said(app, "after a wrong passphrase", LOCKED_WORDS, count=len(LOCKED_ENTRIES))
+
+    unlock(app, field)
+    show_journal(app)
+    for title, body, _, _ in LOCKED_ENTRIES:
+        app.wait(f"the row of {title}", "label", title)
+    check("the right passphrase opens the window with every entry", app.find("label", "Marzipan lanterns over the fjord") is not None)
+    check("and the unlock page is gone", app.find("password text", "Passphrase", visible=False) is None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
+def lock_keeps_the_half_written_words_inside():
+    print("journey: Lock (Ctrl+L) hides everything at once and keeps the half-written words inside the journal", flush=True)
+    locked = LockedJournal("locked-draft")
+    draft_title, draft_body = "Half-written wombat", "Unsent words about the pelican"
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title", lambda: focused(title))
+    type_text(draft_title)
+    keys("alt+b")
+    body = app.wait("the Body field", "text", "Body")
+    wait_for("focus in Body", lambda: focused(body))
+    type_text(draft_body)
+    check("the words are in the form", text_of(title) == draft_title and text_of(body) == draft_body)
+    show_journal(app)
+    app.wait("a row of the journal", "label", "Quokka parade")
+
+    keys("ctrl+l")
+    field, _ = unlock_page(app)
+    wait_for("the journal's window to go", lambda: app.find("page tab", "Journal", visible=False) is None)
+    check("Ctrl+L closes the window and shows the unlock page", app.process.poll() is None)
+    check_nothing_said(app, "after Ctrl+L", [*LOCKED_WORDS, draft_title, draft_body], count=len(LOCKED_ENTRIES))
+    locked.check_nothing_in_the_clear("right after Ctrl+L", [*LOCKED_WORDS, draft_title, draft_body])
+    # Once the journal is closed (its last connection folds the log in and removes it), again.
+    wait_for("the journal to be closed", lambda: not os.path.exists(locked.journal + "-wal"), timeout=15)
+    locked.check_nothing_in_the_clear("once the journal is closed", [*LOCKED_WORDS, draft_title, draft_body])
+
+    unlock(app, field)
+    title = app.wait("the Title field", "text", "Title")
+    body = app.wait("the Body field", "text", "Body")
+    check("unlocking puts the half-written words back in the form",
+          wait_for("the words back", lambda: text_of(title) == draft_title and text_of(body) == draft_body))
+    keys("ctrl+q")
+    press(app.dialog_button("Discard this entry?", "Discard"))
+    check("quits cleanly", app.exit_code() == 0)
+
+
+def saves_of_a_locked_journal_stay_sealed():
+    print("journey: an entry saved in the window of a locked journal reaches the disk sealed", flush=True)
+    locked = LockedJournal("locked-save")
+    title, body, tag = "Narwhal lullaby", "Cardamom under the lighthouse", "pelagiculture"
+    words = [*LOCKED_WORDS, title, body, tag]
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    title_field = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title", lambda: focused(title_field))
+    type_text(title)
+    keys("alt+b")
+    type_text(body)
+    press(app.find("push button", "Mood"))
+    press(app.wait("the mood popover", "push button", "really good"))
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    keys("alt+g")
+    add = app.wait("the Add tag field", "text", "Add tag")
+    wait_for("focus in Add tag", lambda: focused(add))
+    type_text(tag)
+    keys("Return")
+    wait_for(f"{tag} turned on", lambda: selected(app.find("push button", tag)))
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    show_journal(app)
+    app.wait("the saved row", "label", title)
+    check("the entry is saved and listed with its tag", app.wait("the row's tags", "label", f"Tags: {tag}") is not None)
+    backups = os.path.join(locked.folder, "backups")
+    wait_for("the day's backup", lambda: any(name.startswith("journal-") and name.endswith(".sqlite")
+                                            for name in (os.listdir(backups) if os.path.isdir(backups) else [])), timeout=20)
+    check("the day's backup is written beside the journal, with the key file's copy",
+          os.path.exists(os.path.join(backups, "journal.sqlite.key")))
+    locked.check_nothing_in_the_clear("with the app running", words)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    locked.check_nothing_in_the_clear("after quitting", words)
+
+    # The words are in the journal all the same: its passphrase reads them back.
+    out = os.path.join(locked.root, "export.json")
+    exported = locked.run("--export", "json", out, stdin=LOCK_PASSPHRASE + "\n")
+    with open(out, encoding="utf-8") as file:
+        document = json.load(file)
+    os.remove(out)
+    saved = [entry for entry in document["entries"] if entry["title"] == title]
+    check(f"the passphrase reads the entry back ({exported.stdout.strip()})",
+          exported.returncode == 0 and len(saved) == 1 and saved[0]["body"] == body and saved[0]["tags"] == [tag]
+          and len(document["entries"]) == len(LOCKED_ENTRIES) + 1)
+
+
 def main():
     journal = os.path.join(WORK, "journal.sqlite")
     journeys = [lambda: first_entry_with_the_mouse(journal), lambda: second_entry_with_the_keyboard(journal),
                 lambda: journal_survives_a_restart(journal), lambda: entries_are_read_corrected_deleted_and_back_dated(journal),
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
-                daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window]
+                daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
+                locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
+                saves_of_a_locked_journal_stay_sealed]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
-                        after_failure=lambda: subprocess.run(["pkill", "-f", BINARY], check=False))
+                        after_failure=end_launched)
+
+
+def end_launched():
+    """Ends what the journeys launched and left running (a failed journey stops half-way)."""
+    for process in launched:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def run_journeys(journeys, label, where, after_failure=lambda: None):

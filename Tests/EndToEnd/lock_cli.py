@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""The journal lock from a terminal, end to end: the built flourish binary locks a journal with
+--encrypt, every other command opens it with its passphrase (or recovery key) as the first line of
+standard input, --decrypt makes it plain again. No display. The passphrase goes in on standard
+input, never on a command line. Checks what each command prints and exits with, and every file
+of the journal's folder and of the app's home, byte for byte.
+
+    lock_cli.py PATH/TO/flourish
+"""
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+flourish = os.path.abspath(sys.argv[1])
+root = tempfile.mkdtemp(prefix="flourish-lock-cli-")
+home = os.path.join(root, "home")
+folder = os.path.join(root, "journal")
+journal = os.path.join(folder, "journal.sqlite")
+backups = os.path.join(folder, "backups")
+outside = os.path.join(root, "outside")  # what the test itself writes: exports, the reference copy
+for made in (home, backups, outside):
+    os.makedirs(made)
+passphrase = "a lock passphrase nobody guesses"
+passed = 0
+
+entries = [
+    ("11111111-1111-4111-8111-111111111111", "Quokka parade", "Marzipan lanterns over the fjord", 0, "2026-11-01T09:15:00.000Z", ["zephyrology"]),
+    ("22222222-2222-4222-8222-222222222222", "Brisket Tuesday", "Velvet thunder at noon\nand after", 3, "2026-11-02T20:00:00.125Z", ["kumquats"]),
+    ("33333333-3333-4333-8333-333333333333", "Gondola minutes", "Saffron snow on the quay 🌨", 2, "2026-11-03T08:00:00.000Z", ["zephyrology", "kumquats"]),
+]
+tag_names = ["zephyrology", "kumquats", "Obsidianwork"]  # the last one on no entry
+secrets = [word for _, title, body, _, _, tags in entries for word in [title, body.split("\n")[0]]] + tag_names
+
+
+def check(description, condition):
+    global passed
+    if not condition:
+        print(f"lock-cli: FAILED: {description}", file=sys.stderr)
+        print(f"lock-cli: {passed} passed, 1 failed (files left in {root})")
+        sys.exit(1)
+    passed += 1
+    print(f"lock-cli: ok: {description}", file=sys.stderr)
+
+
+environment = {"HOME": home, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8",
+               "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_CONFIG_HOME": os.path.join(home, "config"),
+               "XDG_CACHE_HOME": os.path.join(home, "cache"), "XDG_STATE_HOME": os.path.join(home, "state")}
+said = []  # every stdout and stderr of every command
+
+
+def run(*arguments, stdin=""):
+    """Runs flourish on the journal, standard input a pipe; checks the passphrase is not on its
+    command line (nor in its environment) while it runs."""
+    process = subprocess.Popen([flourish, "--database", journal, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=environment)
+    # It waits for standard input. (Just after exec, the kernel may not have set the new command
+    # line up yet: it reads empty for a moment.)
+    # A command that reads nothing may be over before its command line is read.
+    command_line = command_environment = b""
+    deadline = time.monotonic() + 5
+    while b"--database" not in command_line and time.monotonic() < deadline and process.poll() is None:
+        try:
+            with open(f"/proc/{process.pid}/cmdline", "rb") as file:
+                command_line = file.read()
+            with open(f"/proc/{process.pid}/environ", "rb") as file:
+                command_environment = file.read()
+        except (FileNotFoundError, ProcessLookupError):
+            break
+    if b"--database" not in command_line and process.poll() is None:
+        check(f"the command line of {arguments} was read while it waited for standard input", False)
+    for secret in (passphrase, recovery_key):
+        if secret and (secret.encode() in command_line or secret.encode() in command_environment):
+            check(f"the passphrase or recovery key is on the command line of {arguments}", False)
+    out, err = process.communicate(stdin, timeout=120)
+    said.extend([out, err])
+    return process.returncode, out.strip(), err.strip()
+
+
+recovery_key = None
+
+
+def uncompressed(data):
+    found = []
+    try:
+        if data[:2] == b"\x1f\x8b":
+            found.append(gzip.decompress(data))
+        elif data[:3] == b"BZh":
+            found.append(bz2.decompress(data))
+        elif data[:6] == b"\xfd7zXZ\x00":
+            found.append(lzma.decompress(data))
+        elif data[:4] == b"PK\x03\x04":
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                found += [archive.read(member) for member in archive.namelist()]
+    except Exception:
+        return found
+    return found + [inner for nested in found for inner in uncompressed(nested)]
+
+
+def files():
+    """Every file of the journal's folder and the app's home, byte for byte."""
+    found = {}
+    for top in (folder, home):
+        for place, _, names in os.walk(top):
+            for name in names:
+                with open(os.path.join(place, name), "rb") as file:
+                    found[os.path.join(place, name)] = file.read()
+    return found
+
+
+def check_sealed(moment):
+    found = files()
+    for path, data in sorted(found.items()):
+        for contents in [data, *uncompressed(data)]:
+            for word in [*secrets, "SQLite format 3", passphrase]:
+                if word.lower().encode() in contents.lower():
+                    check(f"{moment}: {word!r} is in the clear in {os.path.relpath(path, root)}", False)
+    check(f"{moment}: no file holds a title, body, tag, the passphrase or 'SQLite format 3' in the clear "
+          f"({', '.join(sorted(os.path.relpath(path, root) for path in found))})", True)
+
+
+def rows(path):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        found = db.execute("""
+            SELECT uuid, title, body, mood, created_at,
+                   (SELECT group_concat(name, '|') FROM (SELECT tag.name FROM entry_tag JOIN tag ON tag.id = tag_id
+                    WHERE entry_id = entry.id ORDER BY tag.key))
+            FROM entry ORDER BY uuid""").fetchall()
+    db.close()
+    return found
+
+
+def dump(path):
+    return subprocess.run(["sqlite3", f"file:{path}?mode=ro", ".dump"], capture_output=True, text=True, check=True).stdout
+
+
+# A plain journal, and two backups beside it: a healthy one, and one that cannot be read.
+words = os.path.join(outside, "entries.json")
+with open(words, "w", encoding="utf-8") as file:
+    json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z", "tags": tag_names,
+               "entries": [{"uuid": uuid, "title": title, "body": body, "mood": mood, "mood_title": "", "created_at": created,
+                            "tags": tags} for uuid, title, body, mood, created, tags in entries]}, file, ensure_ascii=False)
+status, out, err = run("--import", words)
+check(f"a plain journal of three entries ({out})", status == 0 and len(rows(journal)) == 3)
+os.chmod(backups, 0o700)
+with sqlite3.connect(journal) as source, sqlite3.connect(os.path.join(backups, "journal-2026-11-19.sqlite")) as copy:
+    source.backup(copy)
+source.close()
+copy.close()
+with open(os.path.join(backups, "journal-2026-11-18.sqlite"), "wb") as file:
+    file.write(b"SQLite format 3\x00" + b"Quokka parade, half a page torn" + bytes(4000))
+reference = os.path.join(outside, "before.sqlite")
+with sqlite3.connect(journal) as db:
+    db.execute("VACUUM INTO ?", (reference,))
+    user_version = db.execute("PRAGMA user_version").fetchone()[0]
+db.close()
+original_rows = rows(journal)
+
+# --encrypt: one line from standard input (not a terminal), the recovery key printed once.
+status, out, err = run("--encrypt", stdin="short\n")
+check("a passphrase shorter than eight characters is refused", status == 1 and "at least 8 characters" in err)
+check("and the journal stays plain", open(journal, "rb").read(16) == b"SQLite format 3\x00" and not os.path.exists(journal + ".key"))
+started = time.monotonic()
+status, out, err = run("--encrypt", stdin=passphrase + "\n")
+lines = out.splitlines()
+check(f"--encrypt locks the journal ({time.monotonic() - started:.1f} s): {lines[:1]}",
+      status == 0 and lines[0] == f"Locked the journal at {journal}.")
+found = re.search(r"^Recovery key \(.*\): ((?:[A-Z2-7]{4}-){7}[A-Z2-7]{4})$", out, re.M)
+check(f"it prints the recovery key, 8 groups of 4 base32 characters ({found.group(1) if found else out})", found is not None)
+recovery_key = found.group(1)
+check("it says the backup was locked with it", "Backups locked with it: 1." in lines)
+check("and the unreadable one removed", any(line.startswith(f"Removed the backup {os.path.join(backups, 'journal-2026-11-18.sqlite')}")
+                                            for line in lines))
+check("it warns that a forgotten passphrase cannot be recovered", "cannot be recovered" in err)
+check("the key file is beside the journal, and its copy in backups",
+      os.path.exists(journal + ".key") and os.path.exists(os.path.join(backups, "journal.sqlite.key")))
+check("the unreadable backup is gone", sorted(os.listdir(backups)) == ["journal-2026-11-19.sqlite", "journal.sqlite.key"])
+with open(journal + ".key", encoding="utf-8") as file:
+    check("the key file is JSON", isinstance(json.load(file), dict))
+check("the journal and its key file are private (0600)",
+      all(os.stat(path).st_mode & 0o777 == 0o600 for path in (journal, journal + ".key", os.path.join(backups, "journal.sqlite.key"))))
+check_sealed("after --encrypt")
+status, out, err = run("--encrypt", stdin=passphrase + "\n")
+check("--encrypt on a locked journal is refused", status == 1 and "already locked" in err)
+
+# Every other command asks for the passphrase first: here as standard input's first line.
+export = os.path.join(outside, "export.json")
+status, out, err = run("--export", "json", export, stdin=passphrase + "\n")
+with open(export, encoding="utf-8") as file:
+    document = json.load(file)
+check(f"--export json with the passphrase as the first line gives every entry ({out})",
+      status == 0 and sorted((entry["uuid"], entry["title"], entry["body"], entry["tags"]) for entry in document["entries"])
+      == [(uuid, title, body, sorted(tags, key=str.lower)) for uuid, title, body, _, _, tags in entries])
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"--check with the passphrase finds it healthy ({out})", status == 0)
+
+before = files()
+for attempt, stdin in [("a wrong passphrase", "not the passphrase at all\n"), ("an empty line", "\n"),
+                       ("a wrong recovery key", "AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH\n")]:
+    for command in [("--export", "json", os.path.join(outside, "wrong.json")), ("--check",), ("--decrypt",),
+                    ("--import", words)]:
+        status, out, err = run(*command, stdin=stdin)
+        check(f"{command[0]} with {attempt} exits 1 with one line on stderr ({err})",
+              status == 1 and err.count("\n") == 0 and err.startswith("flourish: ") and out == "")
+check("no export was written", not os.path.exists(os.path.join(outside, "wrong.json")))
+check("every file (journal, key file, backups) is byte for byte as it was", files() == before)
+
+status, out, err = run("--export", "json", export, stdin=recovery_key + "\n")
+with open(export, encoding="utf-8") as file:
+    check(f"the recovery key as the first line opens it too ({out})", status == 0 and len(json.load(file)["entries"]) == 3)
+check_sealed("after the exports")
+
+# --decrypt: plain again, row for row and byte for byte of its SQL.
+started = time.monotonic()
+status, out, err = run("--decrypt", stdin=passphrase + "\n")
+check(f"--decrypt makes it plain again ({time.monotonic() - started:.1f} s): {out.splitlines()[:1]}",
+      status == 0 and f"The journal at {journal} is no longer locked" in out and "Backups made plain with it: 1." in out)
+check("the journal is plain SQLite, still private (0600)",
+      open(journal, "rb").read(16) == b"SQLite format 3\x00" and os.stat(journal).st_mode & 0o777 == 0o600)
+check("the key file and its copy are gone", not os.path.exists(journal + ".key") and not os.path.exists(os.path.join(backups, "journal.sqlite.key")))
+check("its entries are the original's", rows(journal) == original_rows)
+check("its sqlite3 .dump equals that of a VACUUM INTO copy made before locking", dump(journal) == dump(reference))
+with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+    check("its schema version is the original's", db.execute("PRAGMA user_version").fetchone()[0] == user_version)
+db.close()
+backup = os.path.join(backups, "journal-2026-11-19.sqlite")
+check("the backup is plain again, its entries the original's", open(backup, "rb").read(16) == b"SQLite format 3\x00" and rows(backup) == original_rows)
+status, out, err = run("--export", "json", export, stdin="")
+check("a plain journal asks for no passphrase", status == 0)
+status, out, err = run("--decrypt", stdin=passphrase + "\n")
+check("--decrypt on a plain journal is refused", status == 1 and "not locked" in err)
+
+# The passphrase was never written anywhere, nor said.
+for place, _, names in os.walk(root):
+    for name in names:
+        with open(os.path.join(place, name), "rb") as file:
+            data = file.read()
+        for contents in [data, *uncompressed(data)]:
+            if passphrase.encode() in contents:
+                check(f"the passphrase is in {os.path.relpath(os.path.join(place, name), root)}", False)
+check("the passphrase is in no file written", True)
+check("nor in anything printed", not any(passphrase in text for text in said))
+check("the recovery key is printed once, by --encrypt only", sum(text.count(recovery_key) for text in said) == 1)
+
+shutil.rmtree(root)
+print(f"lock-cli: {passed} passed, 0 failed")
