@@ -66,6 +66,9 @@ public final class FlourishApplication {
     /// the disk when this returns.
     public func run() -> Int32 {
         let status = application.run(programName: "flourish", asService: asService)
+        // A window closed last closes its journal in the background: that close (its saves, its
+        // log merged back) ends before the process does.
+        closing.wait()
         model?.finishPendingWork()
         model?.finishSyncWork()
         store?.close()
@@ -178,12 +181,14 @@ public final class FlourishApplication {
         self.store = nil
         cipher = nil
         isClosing = true
-        DispatchQueue.global(qos: .userInitiated).async {
+        closing.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [closing] in
             model.finishPendingWork()
             model.finishSyncWork()
             if let draft { try? store.keepDraft(draft) }
             store.close()
             work?()
+            closing.leave()
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     self.isClosing = false
@@ -201,6 +206,8 @@ public final class FlourishApplication {
 
     /// The journal of a closed window is still being closed.
     var isClosing = false
+    /// Held while a journal closes in the background (`run` waits for it).
+    private let closing = DispatchGroup()
     private var openWhenClosed = false
 
     private func opened(_ result: Result<(JournalStore, EntryDraft?, Bool), JournalError>) {
