@@ -1328,6 +1328,105 @@ def saves_of_a_locked_journal_stay_sealed():
           and len(document["entries"]) == len(LOCKED_ENTRIES) + 1)
 
 
+def session_bus_has(name):
+    answer = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                             "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", name],
+                            capture_output=True, text=True)
+    return answer.stdout.strip() == "(true,)"
+
+
+def type_a_draft(app, title_words, body_words):
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title", lambda: focused(title))
+    type_text(title_words)
+    keys("alt+b")
+    body = app.wait("the Body field", "text", "Body")
+    wait_for("focus in Body", lambda: focused(body))
+    type_text(body_words)
+    check("the words are in the form", text_of(title) == title_words and text_of(body) == body_words)
+
+
+def words_come_back(app, title_words, body_words):
+    title = app.wait("the Title field", "text", "Title")
+    body = app.wait("the Body field", "text", "Body")
+    check("unlocking puts the half-written words back in the form",
+          wait_for("the words back", lambda: text_of(title) == title_words and text_of(body) == body_words))
+
+
+def screen_lock_locks_the_journal():
+    print("journey: the desktop locking its screen locks the journal, the words kept", flush=True)
+    # GNOME Shell's screen saver, played by python3-dbusmock on the test's own session bus.
+    mock = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--session", "org.gnome.ScreenSaver",
+                             "/org/gnome/ScreenSaver", "org.gnome.ScreenSaver"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for("the stand-in screen saver on the session bus", lambda: session_bus_has("org.gnome.ScreenSaver"))
+        locked = LockedJournal("screen-lock")
+        app = locked.open()
+        field, _ = unlock_page(app)
+        unlock(app, field)
+        draft = ("Moonlit heron", "Words typed before the screen locked")
+        type_a_draft(app, *draft)
+        # The app hears the session bus once its subscription is made, moments after it starts.
+        time.sleep(2)
+
+        def screen_saver(active):
+            subprocess.run(["gdbus", "call", "--session", "--dest", "org.gnome.ScreenSaver", "--object-path",
+                            "/org/gnome/ScreenSaver", "--method", "org.freedesktop.DBus.Mock.EmitSignal",
+                            "org.gnome.ScreenSaver", "ActiveChanged", "b", f"[<{'true' if active else 'false'}>]"],
+                           check=True, capture_output=True)
+
+        screen_saver(False)
+        time.sleep(1)
+        check("the screen saver going off locks nothing", app.find("password text", "Passphrase") is None
+              and app.find("page tab", "Journal") is not None)
+        screen_saver(True)
+        field, _ = unlock_page(app)
+        wait_for("the journal's window to go", lambda: app.find("page tab", "Journal", visible=False) is None)
+        check_nothing_said(app, "after the screen locked", [*LOCKED_WORDS, *draft], count=len(LOCKED_ENTRIES))
+        wait_for("the journal to be closed", lambda: not os.path.exists(locked.journal + "-wal"), timeout=15)
+        locked.check_nothing_in_the_clear("once the screen locked", [*LOCKED_WORDS, *draft])
+        unlock(app, field)
+        words_come_back(app, *draft)
+        keys("ctrl+q")
+        press(app.dialog_button("Discard this entry?", "Discard"))
+        check("quits cleanly", app.exit_code() == 0)
+    finally:
+        mock.terminate()
+        mock.wait(timeout=10)
+
+
+def idle_journal_locks_itself():
+    print("journey: a locked journal left alone for its idle limit (one minute) locks itself", flush=True)
+    locked = LockedJournal("idle-lock")
+    # The shortest limit Preferences offers, chosen before the app starts (either build's folder).
+    for folder in ("flourish", "flourish-devel"):
+        config = os.path.join(locked.environment["XDG_CONFIG_HOME"], folder)
+        os.makedirs(config, exist_ok=True)
+        with open(os.path.join(config, "preferences"), "w") as file:
+            file.write("lock-after-idle-minutes=1\n")
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    draft = ("Idle otter", "Left here a minute ago")
+    type_a_draft(app, *draft)
+    last_input = time.monotonic()
+    field, _ = unlock_page_within(app, 100)
+    waited = time.monotonic() - last_input
+    check(f"it locked a minute after the last key, not before ({waited:.0f} s)", 59 <= waited <= 100)
+    check_nothing_said(app, "after the idle lock", [*LOCKED_WORDS, *draft], count=len(LOCKED_ENTRIES))
+    unlock(app, field)
+    words_come_back(app, *draft)
+    keys("ctrl+q")
+    press(app.dialog_button("Discard this entry?", "Discard"))
+    check("quits cleanly", app.exit_code() == 0)
+
+
+def unlock_page_within(app, seconds):
+    field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=seconds)
+    return field, app.wait("the Unlock button", "push button", "Unlock")
+
+
 def main():
     journal = os.path.join(WORK, "journal.sqlite")
     journeys = [lambda: first_entry_with_the_mouse(journal), lambda: second_entry_with_the_keyboard(journal),
@@ -1336,7 +1435,7 @@ def main():
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
                 daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
-                saves_of_a_locked_journal_stay_sealed]
+                saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
                         after_failure=end_launched)
 
