@@ -12,9 +12,12 @@ import Foundation
 //   flourish-bench peers ENTRIES FOLDER    the same entries in RedNotebook's and Almanah's formats
 //   flourish-bench edit PATH               edits the newest entry of PATH (its body gets a line),
 //                                          as a person would between two syncs
-//   flourish-bench save-loop PATH FIRST    saves entries FIRST, FIRST+1, … into PATH until killed,
+//   flourish-bench save-loop PATH FIRST [--locked]
+//                                          saves entries FIRST, FIRST+1, … into PATH until killed,
 //                                          printing "saved N UUID" once each save has returned
-//                                          (the crash test kills it at random moments)
+//                                          (the crash test kills it at random moments); with
+//                                          --locked, PATH is a locked journal and its passphrase
+//                                          is the first line of standard input (never an argument)
 //   flourish-bench locked PATH FOLDER ROUNDS
 //                                          what locking costs: copies of PATH in FOLDER, one
 //                                          plain, one locked (under a passphrase the bench keeps
@@ -84,8 +87,10 @@ func crashTestEntry(_ number: Int) -> NewEntry {
     return try! EntryDraft(title: "Crash test \(number)", body: body, mood: Mood(rawValue: number % 6)).validated().get()
 }
 
-func saveLoop(path: String, first: Int) throws -> Never {
-    let store = try JournalStore(path: path)
+func saveLoop(path: String, first: Int, locked: Bool) throws -> Never {
+    // A passphrase on the command line would be readable by every user through /proc.
+    let cipher = locked ? try JournalLock.unlock(path: path, secret: readLine(strippingNewline: true) ?? "") : nil
+    let store = try JournalStore(path: path, cipher: cipher)
     var number = first
     while true {
         let saved = try store.save(crashTestEntry(number), createdAt: Date())
@@ -115,8 +120,8 @@ do {
         print(String(decoding: json, as: UTF8.self))
     case ("edit", 2):
         try editNewest(path: arguments[1])
-    case ("save-loop", 3):
-        try saveLoop(path: arguments[1], first: Int(arguments[2]) ?? 0)
+    case ("save-loop", 3), ("save-loop", 4) where arguments.last == "--locked":
+        try saveLoop(path: arguments[1], first: Int(arguments[2]) ?? 0, locked: arguments.count == 4)
     case ("unpadded", 2):
         let json = try JSONSerialization.data(withJSONObject: try UnpaddedSizes.measure(folder: arguments[1]), options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
@@ -127,7 +132,7 @@ do {
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST [--locked] | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
         exit(2)
     }
 } catch {

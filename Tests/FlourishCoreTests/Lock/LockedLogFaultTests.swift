@@ -1,0 +1,165 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// A locked journal's write-ahead log as a crash or a bad disk leaves it: a frame cut short, a
+/// byte changed in a frame already committed. The journal opens as a plain one would, with what
+/// SQLite's own checksums say the log holds, and nothing crashes.
+final class LockedLogFaultTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private lazy var path = folder.file("journal.sqlite")
+    /// The journal as a crash would leave it: its file and its log, no wal-index.
+    private lazy var crashed = folder.file("crashed/journal.sqlite")
+    private let saves = 12
+
+    private func entry(_ number: Int) -> NewEntry {
+        try! EntryDraft(title: "Logged \(number)", body: String(repeating: "Words of entry \(number). ", count: 20 + number * 9),
+                        mood: Mood(rawValue: number % 6)).validated().get()
+    }
+
+    /// A locked journal, open, with `saves` entries in its log (one transaction each) and none yet
+    /// merged into its file.
+    private func lockedJournalWithSavesInItsLog() throws -> (store: JournalStore, cipher: JournalCipher) {
+        try JournalStore(path: path).close()
+        let cipher = try JournalLock.lock(path: path, passphrase: "log fault passphrase", cost: .interactive).cipher
+        let store = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(store.check(), .healthy)
+        for number in 0..<saves { _ = try store.save(entry(number), createdAt: Date(timeIntervalSince1970: Double(number) * 86_400)) }
+        let log = try LogFrames(path + "-wal")
+        XCTAssertEqual(log.commits.count, saves, "each save is one transaction of the log, none merged yet")
+        return (store, cipher)
+    }
+
+    /// Copies the open journal's file and log, as a crash leaves them (the wal-index is rebuilt
+    /// from the log by the next open, so none is copied).
+    private func copyAsCrashed() throws {
+        try FileManager.default.createDirectory(atPath: (crashed as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: path + suffix, toPath: crashed + suffix) }
+    }
+
+    /// The titles of the store's entries, oldest first.
+    private func titles(_ store: JournalStore) throws -> [String] {
+        try store.entries(ids: try store.entryIDs()).sorted { $0.createdAt < $1.createdAt }.map(\.title)
+    }
+
+    private func expectedTitles(_ count: Int) -> [String] { (0..<count).map { "Logged \($0)" } }
+
+    // MARK: - A torn frame
+
+    /// The last frame cut in the middle of its page, as a crash during the last save leaves it:
+    /// SQLite reads the log a whole frame at a time and stops before one that is not all there,
+    /// so that save (whose commit is that frame) is gone and every one before it is whole.
+    func testALogCutInItsLastFrameOpensWithEverySaveBeforeIt() throws {
+        let (store, cipher) = try lockedJournalWithSavesInItsLog()
+        try copyAsCrashed()
+        store.close()
+        let log = try LogFrames(crashed + "-wal")
+        XCTAssertEqual(log.commits.last, log.count - 1, "the last frame is the last save's commit")
+        try LogFrames.truncate(crashed + "-wal", to: log.offset(ofFrame: log.count - 1) + LogFrames.frameSize / 2)
+
+        let reopened = try JournalStore(path: crashed, cipher: cipher)
+        XCTAssertEqual(reopened.check(), .healthy)
+        XCTAssertEqual(try titles(reopened), expectedTitles(saves - 1))
+        let bodies = try reopened.entries(ids: try reopened.entryIDs()).map(\.body)
+        XCTAssertTrue(bodies.allSatisfy { $0.hasPrefix("Words of entry") && $0.hasSuffix(".") }, "every entry whole")
+        // Writable as any journal after a crash, and still sealed.
+        _ = try reopened.save(entry(saves), createdAt: Date())
+        reopened.close()
+        let again = try JournalStore(path: crashed, cipher: cipher)
+        XCTAssertEqual(try again.count(), saves)
+        again.close()
+        XCTAssertFalse(JournalFile.hasSQLiteHeader(crashed))
+    }
+
+    // MARK: - A changed byte in a committed frame
+
+    /// A byte changed in the page of a frame in the middle of the log, read by the next open's
+    /// recovery. Recovery reads whole frames; the VFS opens each, and hands one whose tag refuses
+    /// it back as it is on disk (sealed). SQLite's checksum of that frame (over the page as it
+    /// was written, in the clear) then fails and the log ends at the last commit before it: the
+    /// journal opens healthy with the saves committed before the damaged frame, and those from
+    /// its transaction on are lost. That is what SQLite does with the same damage to a plain
+    /// log, whose checksums fail the same way.
+    func testAChangedFrameInTheLogEndsItAtTheCommitBeforeOnRecovery() throws {
+        let (store, cipher) = try lockedJournalWithSavesInItsLog()
+        try copyAsCrashed()
+        store.close()
+        let log = try LogFrames(crashed + "-wal")
+        let damaged = log.count / 2
+        let survivors = log.commits.filter { $0 < damaged }.count
+        XCTAssertTrue((1..<saves).contains(survivors), "a frame of a save in the middle of the log")
+        try LogFrames.flipByte(crashed + "-wal", at: log.offset(ofFrame: damaged) + LogFrames.headerSize + 1000)
+
+        let refusedBefore = JournalCipher.refusedPages
+        let reopened = try JournalStore(path: crashed, cipher: cipher)
+        XCTAssertEqual(reopened.check(), .healthy)
+        XCTAssertGreaterThan(JournalCipher.refusedPages, refusedBefore, "the frame's tag refused it")
+        XCTAssertEqual(try titles(reopened), expectedTitles(survivors))
+        reopened.close()
+    }
+
+    /// The same damage while the journal is open: its wal-index already lists the frame, so no
+    /// recovery runs and nothing ends the log. The page is read from the frame when needed, its
+    /// tag refuses it, and the read fails with SQLITE_IOERR_DATA: the health check of another
+    /// connection reports damage, and nothing crashes.
+    func testAChangedFrameTheIndexListsIsDamageWhenRead() throws {
+        let (store, cipher) = try lockedJournalWithSavesInItsLog()
+        defer { store.close() }
+        let log = try LogFrames(path + "-wal")
+        // A frame no later one replaces: its page is read from it.
+        let damaged = try XCTUnwrap((log.count / 2..<log.count).first { log.isLatest($0) })
+        try LogFrames.flipByte(path + "-wal", at: log.offset(ofFrame: damaged) + LogFrames.headerSize + 1000)
+
+        let refusedBefore = JournalCipher.refusedPages
+        let second = try JournalStore(path: path, cipher: cipher)
+        defer { second.close() }
+        guard case .damaged(let report) = second.check() else { return XCTFail("a refused page is damage") }
+        XCTAssertGreaterThan(JournalCipher.refusedPages, refusedBefore, "the frame's tag refused it")
+        XCTAssertTrue(report.joined().localizedCaseInsensitiveContains("disk I/O error"), report.joined(separator: "; "))
+    }
+}
+
+/// The frames of a write-ahead log, from their headers (which the VFS leaves in the clear).
+struct LogFrames {
+    static let headerSize = 24
+    static let frameSize = headerSize + JournalCipher.pageSize
+    private static let logHeaderSize = 32
+
+    /// Each frame's page number, in order.
+    let pages: [UInt32]
+    /// The frames that end a transaction (their header gives the journal's size in pages).
+    let commits: [Int]
+    var count: Int { pages.count }
+
+    init(_ log: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: log)))
+        let count = max(0, bytes.count - Self.logHeaderSize) / Self.frameSize
+        let word = { (offset: Int) in bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+        pages = (0..<count).map { word(Self.logHeaderSize + $0 * Self.frameSize) }
+        commits = (0..<count).filter { word(Self.logHeaderSize + $0 * Self.frameSize + 4) != 0 }
+    }
+
+    func offset(ofFrame index: Int) -> Int { Self.logHeaderSize + index * Self.frameSize }
+
+    /// Whether no later frame holds the same page (so reads of the page go to this one).
+    func isLatest(_ index: Int) -> Bool { !pages[(index + 1)...].contains(pages[index]) }
+
+    static func truncate(_ file: String, to size: Int) throws {
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: file))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+    }
+
+    /// Changes one bit in place: the same file (inode), as a bad disk would, so that a
+    /// connection that has it open sees the change.
+    static func flipByte(_ file: String, at offset: Int) throws {
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: file))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset))
+        let byte = try XCTUnwrap(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: [byte ^ 0x01])
+    }
+}
