@@ -58,6 +58,10 @@ final class NewestDayKeeper: TransactionObserver, @unchecked Sendable {
             SELECT (julianday(max(created_at)) - 2440587.5) * 86400.0 FROM entry
             """)).flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
         guard written != .some(newest) else { return }
+        // A later entry on the day already written tells the reminder nothing new: each save of
+        // the day costs no file. An earlier one (a deletion) or another day is written.
+        if case .some(.some(let old)) = written, let newest, newest >= old,
+           Calendar.current.isDate(newest, inSameDayAs: old) { return }
         written = .some(newest)
         NewestDay.write(newest, journal: journal)
     }
