@@ -80,7 +80,7 @@ public enum JournalLock {
             try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
             try? queue.close()
         }
-        let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher)
+        let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
         try writeBackupKeyFile(lockFile, of: file)
         return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: sealed, backupsRemoved: removed)
     }
@@ -148,21 +148,37 @@ public enum JournalLock {
         }
     }
 
-    /// Every journal file in the backups folder, each sealed (or opened) the same way; those that
+    /// The copies of the journal Flourish made: every journal file in the backups folder, and the
+    /// journals Recover… wrote beside it ("journal-recovered-….sqlite", which open on their own
+    /// and so get a key file of their own).
+    private static func copies(of file: String) -> [(path: String, ownKeyFile: Bool)] {
+        let files = FileManager.default
+        let backups = JournalBackups(journal: file).folder
+        let besides = (file as NSString).deletingLastPathComponent
+        let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let inBackups = ((try? files.contentsOfDirectory(atPath: backups)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+            .map { ((backups as NSString).appendingPathComponent($0), false) }
+        let recovered = ((try? files.contentsOfDirectory(atPath: besides.isEmpty ? "." : besides)) ?? [])
+            .filter { $0.hasPrefix("\(stem)-recovered-") && $0.hasSuffix(".sqlite") }.sorted()
+            .map { ((besides as NSString).appendingPathComponent($0), true) }
+        return inBackups + recovered
+    }
+
+    /// Every copy of the journal Flourish made, each sealed (or opened) the same way; those that
     /// cannot be read are removed, so none stays in the clear. Returns which were converted and
     /// which removed.
-    private static func convertBackups(of file: String, from source: JournalCipher?,
-                                       to target: JournalCipher?) -> (converted: [String], removed: [String]) {
-        let folder = JournalBackups(journal: file).folder
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+    private static func convertBackups(of file: String, from source: JournalCipher?, to target: JournalCipher?,
+                                       keyFile lockFile: LockFile? = nil) -> (converted: [String], removed: [String]) {
         var converted: [String] = [], removed: [String] = []
-        for name in names {
-            let backup = (folder as NSString).appendingPathComponent(name)
+        for (backup, ownKeyFile) in copies(of: file) {
             let copy = backup + ".converting"
             try? FileManager.default.removeItem(atPath: copy)
             do {
                 try JournalRescue.withSnapshot(of: backup, shownAs: backup, cipher: source) { queue in
                     try JournalFile.vacuum(queue, intoNewFile: copy, cipher: target)
+                }
+                if ownKeyFile {
+                    if let lockFile { try lockFile.write(to: keyFile(of: backup)) } else { unlink(keyFile(of: backup)) }
                 }
                 guard rename(copy, backup) == 0 else { throw JournalError.io(reason: String(cString: strerror(errno))) }
                 converted.append(backup)
@@ -173,7 +189,8 @@ public enum JournalLock {
             }
             for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: backup + suffix) }
         }
-        try? PrivateFile.syncFolder(of: (folder as NSString).appendingPathComponent("x"))
+        try? PrivateFile.syncFolder(of: JournalBackups(journal: file).folder + "/x")
+        try? PrivateFile.syncFolder(of: file)
         return (converted, removed)
     }
 

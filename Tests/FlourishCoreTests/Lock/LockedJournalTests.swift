@@ -45,10 +45,16 @@ final class LockedJournalTests: XCTestCase {
 
     func testLockingLeavesNothingOfTheJournalInTheClearAndItOpensOnlyWithItsKey() throws {
         try plainJournal()
+        // A journal Recover… wrote beside it earlier: a copy of the journal Flourish made too.
+        let recovered = folder.file("journal-recovered-2026-01-01.sqlite")
+        _ = try JournalRescue.recover(from: path, to: recovered)
         XCTAssertFalse(try plainTextFound().isEmpty, "the plain journal and its backup hold the words")
         let locked = try JournalLock.lock(path: path, passphrase: Self.passphrase, cost: .interactive)
-        XCTAssertEqual(locked.backupsSealed.count, 1)
+        XCTAssertEqual(locked.backupsSealed.count, 2, "the backup and the recovered journal")
         XCTAssertEqual(try plainTextFound(), [])
+        let recoveredStore = try JournalStore(path: recovered, cipher: try JournalLock.unlock(path: recovered, secret: Self.passphrase))
+        XCTAssertEqual(try recoveredStore.count(), 301, "the recovered journal opens on its own, with its own key file")
+        recoveredStore.close()
         XCTAssertTrue(JournalLock.isLocked(path))
         XCTAssertThrowsError(try JournalStore(path: path)) { XCTAssertEqual($0 as? JournalError, .locked(path: self.path)) }
         XCTAssertThrowsError(try JournalLock.unlock(path: path, secret: "wrong horse")) {
