@@ -1422,6 +1422,23 @@ def idle_journal_locks_itself():
     check("quits cleanly", app.exit_code() == 0)
 
 
+def lock_without_a_passphrase_offers_one():
+    print("journey: Ctrl+L on a journal without a passphrase opens Preferences at the lock's switch", flush=True)
+    journal = os.path.join(WORK, "no-passphrase", "journal.sqlite")
+    os.makedirs(os.path.dirname(journal), exist_ok=True)
+    app = Flourish(journal)
+    app.wait("the Title field", "text", "Title")
+    keys("ctrl+l")
+    switch = wait_for("the lock's switch in Preferences",
+                      lambda: next((node for window in app.app for node in [find_any(window, "Lock journal with a passphrase",
+                                                                                      focusable=True)] if node), None))
+    check("Preferences shows the switch that gives the journal a passphrase", showing(switch))
+    check("the journal is open still, not locked", app.find("password text", "Passphrase") is None)
+    keys("Escape")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def unlock_page_within(app, seconds):
     field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=seconds)
     return field, app.wait("the Unlock button", "push button", "Unlock")
@@ -1435,7 +1452,8 @@ def main():
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
                 daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
-                saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself]
+                saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
+                lock_without_a_passphrase_offers_one]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
                         after_failure=end_launched)
 

@@ -62,6 +62,14 @@ extension FlourishApplication {
         made.present()
     }
 
+    /// Lock, as the person asks for it (the main menu, Ctrl+L): a journal without a passphrase
+    /// cannot lock, so Preferences opens at the switch that gives it one.
+    func lockAsked() {
+        guard cipher == nil else { return lock() }
+        mainWindow?.showPreferences()
+        _ = mainWindow?.preferencesWindow?.lockSwitch.grabFocus()
+    }
+
     /// Lock (the main menu, Ctrl+L, the screen locking): the window closes at once, the form's
     /// words are kept inside the journal, the journal is closed and its key wiped, and the unlock
     /// page takes the window's place. Only a journal with a passphrase can be locked.

@@ -46,7 +46,7 @@ public final class FlourishApplication {
         application = Application(id: id, unique: true)
         application.onActivate { [unowned self] in activate() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [unowned self] in quit() }
-        application.addAction("lock", accelerators: ["<Control>l"]) { [unowned self] in lock() }
+        application.addAction("lock", accelerators: ["<Control>l"]) { [unowned self] in lockAsked() }
         // Only the journal people use has reminders: the login item opens that one.
         if id == Self.applicationID {
             let reminders = ReminderService(application: application, preferences: preferences, journalPath: journalPath,
