@@ -46,6 +46,19 @@ typedef struct CipherFile {
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *slots[SLOTS];
+// Each key's id, never given twice: a key wiped with all the others (locking, quitting) leaves its
+// owner holding an id no later key has, so that owner letting go cannot wipe a newer key.
+static int slot_ids[SLOTS];
+static int next_id = 1;
+
+/// The slot holding key `id`, or -1 (call with slots_lock held).
+static int slot_of(int id) {
+    if (id < 1) return -1;
+    for (int i = 0; i < SLOTS; i++) {
+        if (slots[i] && slot_ids[i] == id) return i;
+    }
+    return -1;
+}
 static long refused_pages;
 
 static sqlite3_vfs *root_vfs(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pAppData; }
@@ -58,35 +71,43 @@ int flourish_cipher_add_key(const unsigned char *key) {
     if (!copy) return -1;
     memcpy(copy, key, KEY_SIZE);
     pthread_mutex_lock(&slots_lock);
-    int slot = -1;
-    for (int i = 0; i < SLOTS; i++) {
-        if (!slots[i]) { slots[i] = copy; slot = i + 1; break; }
+    int id = -1;
+    for (int i = 0; i < SLOTS && next_id > 0; i++) {
+        if (!slots[i]) {
+            slots[i] = copy;
+            slot_ids[i] = id = next_id++;
+            break;
+        }
     }
     pthread_mutex_unlock(&slots_lock);
-    if (slot < 0) sodium_free(copy);
-    return slot;
+    if (id < 0) sodium_free(copy);
+    return id;
 }
 
-void flourish_cipher_remove_key(int slot) {
-    if (slot < 1 || slot > SLOTS) return;
+void flourish_cipher_remove_key(int id) {
     pthread_mutex_lock(&slots_lock);
-    unsigned char *key = slots[slot - 1];
-    slots[slot - 1] = NULL;
+    int slot = slot_of(id);
+    unsigned char *key = slot >= 0 ? slots[slot] : NULL;
+    if (slot >= 0) slots[slot] = NULL;
     pthread_mutex_unlock(&slots_lock);
     if (key) sodium_free(key); // sodium_free wipes before it frees
 }
 
 void flourish_cipher_remove_all_keys(void) {
-    for (int slot = 1; slot <= SLOTS; slot++) flourish_cipher_remove_key(slot);
+    pthread_mutex_lock(&slots_lock);
+    for (int i = 0; i < SLOTS; i++) {
+        if (slots[i]) sodium_free(slots[i]);
+        slots[i] = NULL;
+    }
+    pthread_mutex_unlock(&slots_lock);
 }
 
-int flourish_cipher_copy_key(int slot, unsigned char *out) {
-    if (slot < 1 || slot > SLOTS) return -1;
+int flourish_cipher_copy_key(int id, unsigned char *out) {
     pthread_mutex_lock(&slots_lock);
-    unsigned char *key = slots[slot - 1];
-    if (key) memcpy(out, key, KEY_SIZE);
+    int slot = slot_of(id);
+    if (slot >= 0) memcpy(out, slots[slot], KEY_SIZE);
     pthread_mutex_unlock(&slots_lock);
-    return key ? 0 : -1;
+    return slot >= 0 ? 0 : -1;
 }
 
 long flourish_cipher_refused_pages(void) {
@@ -349,12 +370,13 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
         : (flags & SQLITE_OPEN_MAIN_JOURNAL) ? ROLLBACK : 0;
     if (!kind || !name) return SQLITE_CANTOPEN;
     const char *slot_text = sqlite3_uri_parameter(name, "cipher");
-    int slot = slot_text ? atoi(slot_text) : 0;
+    int id = slot_text ? atoi(slot_text) : 0;
     unsigned char *key = sodium_malloc(KEY_SIZE);
     if (!key) return SQLITE_NOMEM;
     pthread_mutex_lock(&slots_lock);
-    int found = slot >= 1 && slot <= SLOTS && slots[slot - 1];
-    if (found) memcpy(key, slots[slot - 1], KEY_SIZE);
+    int slot = slot_of(id);
+    int found = slot >= 0;
+    if (found) memcpy(key, slots[slot], KEY_SIZE);
     pthread_mutex_unlock(&slots_lock);
     if (!found) {
         sodium_free(key);

@@ -3,7 +3,7 @@
 // (libsodium) before it reaches the disk, and opens and checks each one as SQLite reads it.
 //
 // A file is opened through it with a URI: file:/path?vfs=flourish-cipher&cipher=N, where N is a
-// key slot filled by flourish_cipher_add_key. The key is never part of a name or a URI.
+// key's id from flourish_cipher_add_key. The key is never part of a name or a URI.
 #ifndef FLOURISH_JOURNAL_CIPHER_H
 #define FLOURISH_JOURNAL_CIPHER_H
 
@@ -17,18 +17,20 @@
 /// Registers the VFS (once; later calls do nothing). Returns 0, or SQLite's error code.
 int flourish_cipher_register(void);
 
-/// Copies a 32-byte key into locked memory (sodium_malloc) and returns its slot (1 or more), or
-/// -1 when libsodium cannot start or every slot is taken. Files already open keep their own copy.
+/// Copies a 32-byte key into locked memory (sodium_malloc) and returns its id (1 or more, never
+/// given twice), or -1 when libsodium cannot start or every slot is taken. Files already open
+/// keep their own copy.
 int flourish_cipher_add_key(const unsigned char *key);
 
-/// Wipes and frees the key in `slot`; files opened with it later fail to open.
-void flourish_cipher_remove_key(int slot);
+/// Wipes and frees the key `id` (if it is still held); files opened with it later fail to open.
+void flourish_cipher_remove_key(int id);
 
-/// Copies the key in `slot` into `out` (32 bytes), for wrapping it anew or keeping it in the
-/// desktop's keyring; the caller wipes it. Returns 0, or -1 for an empty slot.
-int flourish_cipher_copy_key(int slot, unsigned char *out);
+/// Copies the key `id` into `out` (32 bytes), for wrapping it anew or keeping it in the
+/// desktop's keyring; the caller wipes it. Returns 0, or -1 for a key no longer held.
+int flourish_cipher_copy_key(int id, unsigned char *out);
 
-/// Wipes and frees every key (the app quitting): files opened later fail to open.
+/// Wipes and frees every key (the journal locking, the app quitting): files opened later with any
+/// of them fail to open.
 void flourish_cipher_remove_all_keys(void);
 
 /// How many sealed pages failed to open since the process started (damage, a wrong key): for

@@ -165,7 +165,8 @@ extension FlourishApplication {
     private func closeAndConvert(keeping draft: EntryDraft?, previous: JournalCipher?,
                                  outcome: Handed<Result<(JournalCipher?, String?), JournalError>>,
                                  _ convert: @escaping @Sendable () throws(JournalError) -> (JournalCipher?, String?)) {
-        windowClosed(keeping: draft, then: {
+        // The key stays for the journal to open again as it was, should the change fail.
+        windowClosed(keeping: draft, wipeKey: false, then: {
             outcome.value = Result { () throws(JournalError) in try convert() }
         }, finish: { [unowned self] in
             switch outcome.value {

@@ -173,9 +173,13 @@ public final class FlourishApplication {
     /// A locked journal's key goes with it: the journal is locked again until its passphrase.
     /// `draft` (the form's words, when the journal is being locked) is kept inside the journal;
     /// `work` runs once the journal is closed, still off the GTK thread, and `finish` after it.
-    func windowClosed(keeping draft: EntryDraft? = nil, then work: (@Sendable () -> Void)? = nil,
+    ///
+    /// The key is wiped once the journal is closed (`wipeKey`, a locked journal's unless told
+    /// otherwise), whatever still holds its object.
+    func windowClosed(keeping draft: EntryDraft? = nil, wipeKey: Bool? = nil, then work: (@Sendable () -> Void)? = nil,
                       finish: (@MainActor () -> Void)? = nil) {
         guard let model, let store else { return }
+        let wipe = wipeKey ?? (cipher != nil)
         self.mainWindow = nil
         self.model = nil
         self.store = nil
@@ -187,6 +191,8 @@ public final class FlourishApplication {
             model.finishSyncWork()
             if let draft { try? store.keepDraft(draft) }
             store.close()
+            // This journal's key only: a key unlocked meanwhile (the unlock page is quick) stays.
+            if wipe { store.cipher?.wipe() }
             work?()
             closing.leave()
             DispatchQueue.main.async {

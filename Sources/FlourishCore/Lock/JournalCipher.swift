@@ -35,6 +35,11 @@ public final class JournalCipher: @unchecked Sendable {
 
     deinit { flourish_cipher_remove_key(slot) }
 
+    /// Wipes this key now (the journal locked), whoever still holds this object: connections
+    /// open with it keep their own copies until they close; nothing opens with it after. Its id
+    /// is never given to another key, so a later one is never touched.
+    public func wipe() { flourish_cipher_remove_key(slot) }
+
     /// Runs `body` with a copy of the key, wiped afterwards: for wrapping it under a new
     /// passphrase, or keeping it in the keyring.
     func withKey<T, E: Error>(_ body: ([UInt8]) throws(E) -> T) throws(E) -> T {

@@ -72,4 +72,22 @@ final class LockedJournalCompanionTests: XCTestCase {
         }
         XCTAssertNil(store.dataVersion())
     }
+
+    func testAWipedKeyOpensNothingMoreAndItsHolderLettingGoSparesANewerKey() throws {
+        var (store, cipher): (JournalStore?, JournalCipher?) = try lockedStore()
+        XCTAssertEqual(try store?.count(), 1)
+        cipher?.wipe()
+        XCTAssertEqual(try store?.count(), 1, "the open connection keeps its own copy until it closes")
+        store?.close()
+        store = nil
+        XCTAssertThrowsError(try JournalStore(path: path, cipher: cipher), "nothing opens with a wiped key")
+        var copy = [UInt8](repeating: 0, count: JournalCipher.keyLength)
+        XCTAssertEqual(cipher?.withKey { $0 }, copy, "and nothing reads it")
+        copy = []
+        let newer = try JournalLock.unlock(path: path, secret: "a long passphrase")
+        cipher = nil // the wiped key's holder lets go after a newer key took a slot
+        let reopened = try JournalStore(path: path, cipher: newer)
+        XCTAssertEqual(try reopened.count(), 1, "the newer key is untouched")
+        reopened.close()
+    }
 }
