@@ -1256,23 +1256,38 @@ def lock_keeps_the_half_written_words_inside():
     check("the words are in the form", text_of(title) == draft_title and text_of(body) == draft_body)
     show_journal(app)
     app.wait("a row of the journal", "label", "Quokka parade")
+    # And an edit not saved yet: the newest entry's title changed in its editor.
+    keys("Return")  # the newest row has the focus as the page opens
+    app.wait("the entry view's Edit button", "push button", "Edit")
+    keys("ctrl+e")
+    edit_title = app.wait("the edit form's Title", "text", "Title", text="Gondola minutes")
+    wait_for("focus in the edit form's Title", lambda: focused(edit_title))
+    keys("ctrl+a")
+    edited = "Gondola hours and a half"
+    type_text(edited)
+    check("the edit is in its form", text_of(edit_title) == edited)
+    unsaved = [*LOCKED_WORDS, draft_title, draft_body, edited]
 
     keys("ctrl+l")
     field, _ = unlock_page(app)
     wait_for("the journal's window to go", lambda: app.find("page tab", "Journal", visible=False) is None)
     check("Ctrl+L closes the window and shows the unlock page", app.process.poll() is None)
-    check_nothing_said(app, "after Ctrl+L", [*LOCKED_WORDS, draft_title, draft_body], count=len(LOCKED_ENTRIES))
-    locked.check_nothing_in_the_clear("right after Ctrl+L", [*LOCKED_WORDS, draft_title, draft_body])
+    check_nothing_said(app, "after Ctrl+L", unsaved, count=len(LOCKED_ENTRIES))
+    locked.check_nothing_in_the_clear("right after Ctrl+L", unsaved)
     # Once the journal is closed (its last connection folds the log in and removes it), again.
     wait_for("the journal to be closed", lambda: not os.path.exists(locked.journal + "-wal"), timeout=15)
-    locked.check_nothing_in_the_clear("once the journal is closed", [*LOCKED_WORDS, draft_title, draft_body])
+    locked.check_nothing_in_the_clear("once the journal is closed", unsaved)
 
     unlock(app, field)
-    title = app.wait("the Title field", "text", "Title")
+    edit_title = app.wait("the edit form's Title, open again", "text", "Title", text=edited)
+    check("unlocking opens the unsaved edit again, as it was", edit_title is not None and app.find("push button", "Save") is not None)
+    keys("alt+1")
+    title = app.wait("the Title field", "text", "Title", text=draft_title)
     body = app.wait("the Body field", "text", "Body")
     check("unlocking puts the half-written words back in the form",
           wait_for("the words back", lambda: text_of(title) == draft_title and text_of(body) == draft_body))
     keys("ctrl+q")
+    press(app.dialog_button("Discard changes?", "Discard"))
     press(app.dialog_button("Discard this entry?", "Discard"))
     check("quits cleanly", app.exit_code() == 0)
 

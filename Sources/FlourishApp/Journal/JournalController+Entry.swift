@@ -84,6 +84,16 @@ extension JournalController {
         entryView.editButton.grabFocus()
     }
 
+    /// An edit kept by the lock: the entry shown and its editor open, holding the kept fields.
+    func resumeEditing(_ entry: Entry, with draft: EntryDraft) {
+        openID = entry.id
+        entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+        editor.edit(entry)
+        editor.fields.fill(from: draft)
+        show(.edit)
+        editor.fields.titleField.grabFocus()
+    }
+
     /// Back to the journal at the same scroll position, the opened entry's row focused.
     func back() {
         guard page == .entry else { return }

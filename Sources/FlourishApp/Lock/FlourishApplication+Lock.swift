@@ -78,11 +78,11 @@ extension FlourishApplication {
         lockedByPerson = true
         // Kept for as long as the journal is being closed: the unlock page comes up meanwhile.
         application.hold()
-        let draft = mainWindow.closeForLock()
+        let drafts = mainWindow.closeForLock()
         showUnlock()
         // Once GTK has finished with the window's widgets, their controllers go.
         MainLoop.after(milliseconds: 0) { [unowned self] in
-            windowClosed(keeping: draft)
+            windowClosed(keeping: drafts)
             application.release()
         }
     }
@@ -157,16 +157,16 @@ extension FlourishApplication {
         done(nil)
         application.hold()
         MainLoop.after(milliseconds: 0) { [unowned self] in
-            let draft = mainWindow.closeForLock()
-            MainLoop.after(milliseconds: 0) { [unowned self] in closeAndConvert(keeping: draft, previous: previous, outcome: outcome, convert) }
+            let drafts = mainWindow.closeForLock()
+            MainLoop.after(milliseconds: 0) { [unowned self] in closeAndConvert(keeping: drafts, previous: previous, outcome: outcome, convert) }
         }
     }
 
-    private func closeAndConvert(keeping draft: EntryDraft?, previous: JournalCipher?,
+    private func closeAndConvert(keeping drafts: KeptDrafts, previous: JournalCipher?,
                                  outcome: Handed<Result<(JournalCipher?, String?), JournalError>>,
                                  _ convert: @escaping @Sendable () throws(JournalError) -> (JournalCipher?, String?)) {
         // The key stays for the journal to open again as it was, should the change fail.
-        windowClosed(keeping: draft, wipeKey: false, then: {
+        windowClosed(keeping: drafts, wipeKey: false, then: {
             outcome.value = Result { () throws(JournalError) in try convert() }
         }, finish: { [unowned self] in
             switch outcome.value {

@@ -124,7 +124,10 @@ public final class FlourishApplication {
             let opened = Result { () throws(JournalError) in
                 let store = try JournalStore(path: path, cipher: cipher)
                 // What the form held when the journal was locked comes back into it.
-                return (store, store.keptDraft(), cipher != nil && LockKeyring.isKept(file: store.file))
+                let kept = store.keptDrafts()
+                // The entry an unsaved edit was of, read now: the list reads its rows later.
+                let edited = kept.edit.flatMap { try? store.entries(ids: [$0.entryID]).first }
+                return (store, kept, edited, cipher != nil && LockKeyring.isKept(file: store.file))
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.opened(opened) }
@@ -176,7 +179,7 @@ public final class FlourishApplication {
     ///
     /// The key is wiped once the journal is closed (`wipeKey`, a locked journal's unless told
     /// otherwise), whatever still holds its object.
-    func windowClosed(keeping draft: EntryDraft? = nil, wipeKey: Bool? = nil, then work: (@Sendable () -> Void)? = nil,
+    func windowClosed(keeping drafts: KeptDrafts? = nil, wipeKey: Bool? = nil, then work: (@Sendable () -> Void)? = nil,
                       finish: (@MainActor () -> Void)? = nil) {
         guard let model, let store else { return }
         let wipe = wipeKey ?? (cipher != nil)
@@ -189,7 +192,7 @@ public final class FlourishApplication {
         DispatchQueue.global(qos: .userInitiated).async { [closing] in
             model.finishPendingWork()
             model.finishSyncWork()
-            if let draft { try? store.keepDraft(draft) }
+            if let drafts, !drafts.isEmpty { try? store.keep(drafts) }
             store.close()
             // This journal's key only: a key unlocked meanwhile (the unlock page is quick) stays.
             if wipe { store.cipher?.wipe() }
@@ -216,13 +219,13 @@ public final class FlourishApplication {
     private let closing = DispatchGroup()
     private var openWhenClosed = false
 
-    private func opened(_ result: Result<(JournalStore, EntryDraft?, Bool), JournalError>) {
+    private func opened(_ result: Result<(JournalStore, KeptDrafts, Entry?, Bool), JournalError>) {
         isOpening = false
         openingNotice?.destroy()
         openingNotice = nil
         defer { application.release() }
         switch result {
-        case .success(let (store, keptDraft, keyKept)):
+        case .success(let (store, kept, edited, keyKept)):
             unlocksAtLogin = keyKept
             Trace.once("journal opened")
             self.store = store
@@ -236,9 +239,10 @@ public final class FlourishApplication {
             self.mainWindow = mainWindow
             mainWindow.onHealthy = {
                 Self.backUp(store)
-                if keptDraft != nil { DispatchQueue.global(qos: .utility).async { try? store.forgetKeptDraft() } }
+                if !kept.isEmpty { DispatchQueue.global(qos: .utility).async { try? store.forgetKeptDraft() } }
             }
-            if let keptDraft { mainWindow.form.restore(keptDraft) }
+            if let draft = kept.newEntry { mainWindow.form.restore(draft) }
+            if let edit = kept.edit, let edited, edited.id == edit.entryID { mainWindow.resumeEditing(edited, with: edit.draft) }
             mainWindow.onClosed = { [weak self] in self?.windowClosed() }
             mainWindow.lock = lockActions(for: mainWindow)
             if cipher != nil { mainWindow.watchIdle { [weak self] in self?.lock() } }

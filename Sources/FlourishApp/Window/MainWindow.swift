@@ -226,16 +226,25 @@ final class MainWindow {
         return keepOpen
     }
 
-    /// Locking: the window and every window of its own go at once, with nothing asked (the
-    /// form's words are returned, to be kept inside the journal; an edit not saved is put back
-    /// as it was). The application is told through its own lock, not `onClosed`.
-    func closeForLock() -> EntryDraft? {
+    /// Locking: the window and every window of its own go at once, with nothing asked. What it
+    /// held unsaved (the form's words, an edit) is returned, to be kept inside the journal. The
+    /// application is told through its own lock, not `onClosed`.
+    func closeForLock() -> KeptDrafts {
         idleWatch?.stop()
-        let draft = form.hasUnsavedText ? form.draft : nil
+        var kept = KeptDrafts(newEntry: form.hasUnsavedText ? form.draft : nil)
+        if journal.editor.hasChanges, let original = journal.editor.original {
+            kept.edit = (original.id, journal.editor.draft)
+        }
         closeOtherWindows()
         isClosed = true
         window.destroy()
-        return draft
+        return kept
+    }
+
+    /// An edit the lock kept: the entry open in its editor again, with the fields as they were.
+    func resumeEditing(_ entry: Entry, with draft: EntryDraft) {
+        show(.journal)
+        journal.resumeEditing(entry, with: draft)
     }
 
     private func closeOtherWindows() {

@@ -1,30 +1,72 @@
 import Foundation
 import GRDB
 
+/// What the window held, unsaved, when the journal was locked: the New Entry form's words and an
+/// edit of an entry not yet saved. Kept inside the journal (sealed, for a locked one) and put
+/// back on unlock.
+public struct KeptDrafts: Sendable, Equatable {
+    public var newEntry: EntryDraft?
+    /// The entry being edited, and the edit's fields.
+    public var edit: (entryID: Int64, draft: EntryDraft)?
+
+    public init(newEntry: EntryDraft? = nil, edit: (entryID: Int64, draft: EntryDraft)? = nil) {
+        self.newEntry = newEntry
+        self.edit = edit
+    }
+
+    public var isEmpty: Bool { newEntry == nil && edit == nil }
+
+    public static func == (lhs: KeptDrafts, rhs: KeptDrafts) -> Bool {
+        lhs.newEntry == rhs.newEntry && lhs.edit?.entryID == rhs.edit?.entryID && lhs.edit?.draft == rhs.edit?.draft
+    }
+}
+
 extension JournalStore {
-    /// Keeps the New Entry form's half-written entry in the journal (replacing any kept before):
-    /// locking the journal closes the window, and the words come back in the form on unlock.
-    public func keepDraft(_ draft: EntryDraft) throws(JournalError) {
+    /// Keeps what the window held (replacing what was kept before).
+    public func keep(_ drafts: KeptDrafts) throws(JournalError) {
         try writing { db in
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO kept_draft (id, title, body, mood, date, tag_ids) VALUES (1, ?, ?, ?, ?, ?)
-                """, arguments: [draft.title, draft.body, draft.mood?.rawValue, draft.date?.timeIntervalSince1970,
-                                 draft.tagIDs.sorted().map(String.init).joined(separator: " ")])
+            try db.execute(sql: "DELETE FROM kept_draft")
+            if let draft = drafts.newEntry { try Self.insert(draft, id: 1, entryID: nil, db) }
+            if let edit = drafts.edit { try Self.insert(edit.draft, id: 2, entryID: edit.entryID, db) }
         }
     }
 
-    /// The kept draft, if there is one. Read without writing (start-up writes nothing before the
-    /// journal's health check); `forgetKeptDraft` removes it once it is back in the form. Nil
-    /// too for a journal from before kept drafts, until it is upgraded.
-    public func keptDraft() -> EntryDraft? {
-        guard let row = try? reading({ db in try Row.fetchOne(db, sql: "SELECT * FROM kept_draft WHERE id = 1") }) else {
-            return nil
-        }
-        let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:))
-        let date = (row["date"] as Double?).map(Date.init(timeIntervalSince1970:))
-        let tags = Set(((row["tag_ids"] as String?) ?? "").split(separator: " ").compactMap { Int64($0) })
-        return EntryDraft(title: row["title"], body: row["body"], mood: mood, date: date, tagIDs: tags)
+    /// Keeps the New Entry form's words alone.
+    public func keepDraft(_ draft: EntryDraft) throws(JournalError) {
+        try keep(KeptDrafts(newEntry: draft))
     }
+
+    private static func insert(_ draft: EntryDraft, id: Int, entryID: Int64?, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO kept_draft (id, entry_id, title, body, mood, date, tag_ids) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [id, entryID, draft.title, draft.body, draft.mood?.rawValue, draft.date?.timeIntervalSince1970,
+                             draft.tagIDs.sorted().map(String.init).joined(separator: " ")])
+    }
+
+    /// What was kept, if anything. Read without writing (start-up writes nothing before the
+    /// journal's health check); `forgetKeptDraft` removes it once it is back in the window. Empty
+    /// too for a journal from before kept drafts, until it is upgraded.
+    public func keptDrafts() -> KeptDrafts {
+        guard let rows = try? reading({ db in try Row.fetchAll(db, sql: "SELECT * FROM kept_draft ORDER BY id") }) else {
+            return KeptDrafts()
+        }
+        var kept = KeptDrafts()
+        for row in rows {
+            let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:))
+            let date = (row["date"] as Double?).map(Date.init(timeIntervalSince1970:))
+            let tags = Set(((row["tag_ids"] as String?) ?? "").split(separator: " ").compactMap { Int64($0) })
+            let draft = EntryDraft(title: row["title"], body: row["body"], mood: mood, date: date, tagIDs: tags)
+            switch row["id"] as Int {
+            case 1: kept.newEntry = draft
+            case 2: if let entryID = row["entry_id"] as Int64? { kept.edit = (entryID, draft) }
+            default: break
+            }
+        }
+        return kept
+    }
+
+    /// The New Entry form's kept words, if any.
+    public func keptDraft() -> EntryDraft? { keptDrafts().newEntry }
 
     public func forgetKeptDraft() throws(JournalError) {
         try writing { db in try db.execute(sql: "DELETE FROM kept_draft") }

@@ -20,8 +20,9 @@ enum JournalSchema {
     /// When an entry came back by Undo and when a tag's name was made, kept after they are sent,
     /// so that a deletion or a rename made earlier elsewhere and heard of later loses to them.
     static let syncStampsMigration = "v7: sync stamps"
-    /// The New Entry form's half-written entry, kept inside the journal while it is locked (so,
-    /// for a locked journal, sealed like the rest of it), and put back in the form on unlock.
+    /// The New Entry form's half-written entry, and an edit not yet saved, kept inside the journal
+    /// while it is locked (so, for a locked journal, sealed like the rest of it), and put back on
+    /// unlock.
     static let keptDraftMigration = "v8: kept draft"
 
     static var migrator: DatabaseMigrator {
@@ -55,10 +56,11 @@ enum JournalSchema {
         // Foreign keys checked as it goes, not over the whole journal after it: a new table cannot
         // break them, and a journal with a row another program left dangling still upgrades.
         migrator.registerMigration(keptDraftMigration, foreignKeyChecks: .immediate) { db in
-            // One row at most; tags by id, the date in seconds since 1970 (nil: "now").
+            // Two rows at most: 1 the New Entry form's, 2 an edit of the entry `entry_id` not yet
+            // saved. Tags by id, the date in seconds since 1970 (nil: "now", or the entry's own).
             try db.execute(sql: """
                 CREATE TABLE kept_draft (
-                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  id INTEGER PRIMARY KEY CHECK (id IN (1, 2)), entry_id INTEGER,
                   title TEXT NOT NULL, body TEXT NOT NULL, mood INTEGER, date REAL, tag_ids TEXT NOT NULL
                 )
                 """)

@@ -30,8 +30,14 @@ final class LockedJournalCompanionTests: XCTestCase {
         }
         let reopened = try JournalStore(path: path, cipher: cipher)
         XCTAssertEqual(reopened.keptDraft(), draft)
+        // An edit not saved yet is kept beside the form's words, with the entry it is of.
+        let edit = EntryDraft(title: "Harbour light, edited", body: "Gulls and terns", mood: .theBest, tagIDs: [2])
+        try reopened.keep(KeptDrafts(newEntry: draft, edit: (1, edit)))
+        XCTAssertEqual(reopened.keptDrafts(), KeptDrafts(newEntry: draft, edit: (1, edit)))
+        try reopened.keep(KeptDrafts(edit: (1, edit)))
+        XCTAssertNil(reopened.keptDraft(), "what is kept replaces what was")
         try reopened.forgetKeptDraft()
-        XCTAssertNil(reopened.keptDraft())
+        XCTAssertTrue(reopened.keptDrafts().isEmpty)
         reopened.close()
     }
 

@@ -338,13 +338,14 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(after, before, "no row of a v7 journal changes by opening it")
     }
 
-    /// A v8 journal (a v7 one given an entry by `flourish --import`, with a kept draft as the
-    /// lock leaves it): it opens with every row as it was, and its draft comes back whole.
+    /// A v8 journal (a v7 one given an entry by `flourish --import`, with the New Entry form's
+    /// words and an unsaved edit of that entry kept, as the lock leaves them): it opens with every
+    /// row as it was, and both come back whole.
     func testAV8JournalOpensWithItsKeptDraftAndEveryRowAsItWas() throws {
         let path = try copy("journal-v8.sqlite")
         let before = try everyTable(path)
         XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v8: kept draft'"])
-        XCTAssertEqual(before["kept_draft"]?.count, 1)
+        XCTAssertEqual(before["kept_draft"]?.count, 2, "the New Entry form's words and an edit not saved")
         let store = try JournalStore(path: path)
         let draft = try XCTUnwrap(store.keptDraft())
         XCTAssertEqual(draft.title, "Half a thought 🌱")
@@ -353,7 +354,10 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(draft.date, Date(timeIntervalSince1970: 1_795_740_000.5))
         XCTAssertEqual(draft.tagIDs, [6, 11])
         let entries = try store.entries(ids: try store.entryIDs())
-        XCTAssertTrue(entries.contains { $0.title == "Written by v8" })
+        let written = try XCTUnwrap(entries.first { $0.title == "Written by v8" })
+        let edit = try XCTUnwrap(store.keptDrafts().edit)
+        XCTAssertEqual(edit.entryID, written.id)
+        XCTAssertEqual(edit.draft, EntryDraft(title: "Written by v8, edited", body: "An edit not saved yet", mood: .reallyGood))
         XCTAssertEqual(store.check(), .healthy)
         store.close()
         XCTAssertEqual(try everyTable(path), before, "no row of a v8 journal changes by opening it")
