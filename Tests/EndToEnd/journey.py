@@ -7,14 +7,10 @@ Exits non-zero on the first failed check, after saving a screenshot next to the 
 """
 
 import base64
-import bz2
 import csv
 import datetime
-import gzip
 import hashlib
-import io
 import json
-import lzma
 import os
 import re
 import shutil
@@ -27,6 +23,8 @@ import time
 import zipfile
 
 import pyatspi
+
+from in_the_clear import files_under, in_the_clear
 
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/flourish")
 WORK = tempfile.mkdtemp(prefix="flourish-e2e-")
@@ -1110,47 +1108,16 @@ class LockedJournal:
     def files(self):
         """Every file in the journal's folder and the app's home, with what it holds (and, for a
         compressed one, what it holds once uncompressed)."""
-        found = {}
-        for top in (self.folder, self.home):
-            for folder, _, names in os.walk(top):
-                for name in names:
-                    path = os.path.join(folder, name)
-                    try:
-                        with open(path, "rb") as file:
-                            found[path] = [file.read()]
-                    except FileNotFoundError:  # removed by the app as we walked
-                        continue
-                    found[path] += uncompressed(found[path][0])
-        return found
+        return files_under(self.folder, self.home)
 
     def check_nothing_in_the_clear(self, moment, words):
         files = self.files()
         check(f"{moment}: the journal's folder and the app's folders hold files ({len(files)})",
               self.journal in files and len(files) > 1)
-        for path, contents in sorted(files.items()):
-            for word in [*words, "SQLite format 3"]:
-                if any(word.lower().encode() in data.lower() for data in contents):
-                    raise Failure(f"{moment}: {word!r} is in the clear in {path}")
+        for path, word in in_the_clear(files, words)[:1]:
+            raise Failure(f"{moment}: {word!r} is in the clear in {path}")
         check(f"{moment}: no file holds a title, body, tag or 'SQLite format 3' in the clear "
               f"({', '.join(sorted(os.path.relpath(path, self.root) for path in files))})", True)
-
-
-def uncompressed(data):
-    """What a gzip, bzip2, xz or zip file holds (each member of a zip), for reading in the clear."""
-    found = []
-    try:
-        if data[:2] == b"\x1f\x8b":
-            found.append(gzip.decompress(data))
-        elif data[:3] == b"BZh":
-            found.append(bz2.decompress(data))
-        elif data[:6] == b"\xfd7zXZ\x00":
-            found.append(lzma.decompress(data))
-        elif data[:4] == b"PK\x03\x04":
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                found += [archive.read(member) for member in archive.namelist()]
-    except Exception:
-        return found
-    return found + [inner for nested in found for inner in uncompressed(nested)]
 
 
 def everything_said(app):

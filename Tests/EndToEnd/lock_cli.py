@@ -7,11 +7,7 @@ of the journal's folder and of the app's home, byte for byte.
 
     lock_cli.py PATH/TO/flourish
 """
-import bz2
-import gzip
-import io
 import json
-import lzma
 import os
 import re
 import shutil
@@ -20,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
+
+from in_the_clear import files_under, in_the_clear
 
 flourish = os.path.abspath(sys.argv[1])
 root = tempfile.mkdtemp(prefix="flourish-lock-cli-")
@@ -90,41 +87,15 @@ def run(*arguments, stdin=""):
 recovery_key = None
 
 
-def uncompressed(data):
-    found = []
-    try:
-        if data[:2] == b"\x1f\x8b":
-            found.append(gzip.decompress(data))
-        elif data[:3] == b"BZh":
-            found.append(bz2.decompress(data))
-        elif data[:6] == b"\xfd7zXZ\x00":
-            found.append(lzma.decompress(data))
-        elif data[:4] == b"PK\x03\x04":
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                found += [archive.read(member) for member in archive.namelist()]
-    except Exception:
-        return found
-    return found + [inner for nested in found for inner in uncompressed(nested)]
-
-
 def files():
     """Every file of the journal's folder and the app's home, byte for byte."""
-    found = {}
-    for top in (folder, home):
-        for place, _, names in os.walk(top):
-            for name in names:
-                with open(os.path.join(place, name), "rb") as file:
-                    found[os.path.join(place, name)] = file.read()
-    return found
+    return {path: contents[0] for path, contents in files_under(folder, home).items()}
 
 
 def check_sealed(moment):
-    found = files()
-    for path, data in sorted(found.items()):
-        for contents in [data, *uncompressed(data)]:
-            for word in [*secrets, "SQLite format 3", passphrase]:
-                if word.lower().encode() in contents.lower():
-                    check(f"{moment}: {word!r} is in the clear in {os.path.relpath(path, root)}", False)
+    found = files_under(folder, home)
+    for path, word in in_the_clear(found, [*secrets, passphrase]):
+        check(f"{moment}: {word!r} is in the clear in {os.path.relpath(path, root)}", False)
     check(f"{moment}: no file holds a title, body, tag, the passphrase or 'SQLite format 3' in the clear "
           f"({', '.join(sorted(os.path.relpath(path, root) for path in found))})", True)
 
@@ -241,13 +212,9 @@ status, out, err = run("--decrypt", stdin=passphrase + "\n")
 check("--decrypt on a plain journal is refused", status == 1 and "not locked" in err)
 
 # The passphrase was never written anywhere, nor said.
-for place, _, names in os.walk(root):
-    for name in names:
-        with open(os.path.join(place, name), "rb") as file:
-            data = file.read()
-        for contents in [data, *uncompressed(data)]:
-            if passphrase.encode() in contents:
-                check(f"the passphrase is in {os.path.relpath(os.path.join(place, name), root)}", False)
+for path, contents in sorted(files_under(root).items()):
+    if any(passphrase.encode() in data for data in contents):
+        check(f"the passphrase is in {os.path.relpath(path, root)}", False)
 check("the passphrase is in no file written", True)
 check("nor in anything printed", not any(passphrase in text for text in said))
 check("the recovery key is printed once, by --encrypt only", sum(text.count(recovery_key) for text in said) == 1)
