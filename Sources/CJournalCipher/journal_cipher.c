@@ -163,6 +163,15 @@ static uint32_t big_endian_32(const unsigned char *bytes) {
 
 static int read_main(CipherFile *file, unsigned char *buffer, int amount, sqlite3_int64 offset) {
     unsigned char raw[PAGE], plain[PAGE];
+    if (amount == PAGE && offset % PAGE == 0) {
+        // How SQLite reads nearly every page: opened straight into its buffer, no copy between.
+        int rc = file->real->pMethods->xRead(file->real, raw, PAGE, offset);
+        if (rc == SQLITE_OK) {
+            return open_page(file->key, (uint32_t)(offset / PAGE + 1), raw, buffer) == 0 ? SQLITE_OK : SQLITE_IOERR_DATA;
+        }
+        if (rc != SQLITE_IOERR_SHORT_READ) return rc;
+        // Short: past the end, or cut short; the loop below tells which.
+    }
     int short_read = 0;
     for (sqlite3_int64 index = offset / PAGE; index * PAGE < offset + amount; index++) {
         sqlite3_int64 start = index * PAGE;

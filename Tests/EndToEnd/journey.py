@@ -1414,6 +1414,95 @@ def lock_without_a_passphrase_offers_one():
     check("quits cleanly", app.exit_code() == 0)
 
 
+def save_quickly(app, title):
+    """Saves an entry of `title` (mood: really good) from the form, from the keyboard."""
+    keys("alt+1")
+    title_field = app.wait("the Title field", "text", "Title")
+    keys("alt+t")
+    wait_for("focus in Title", lambda: focused(title_field))
+    type_text(title)
+    press(app.find("push button", "Mood"))
+    press(app.wait("the mood popover", "push button", "really good"))
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+
+
+def locked_journal_syncs_while_locked_with_its_key_kept():
+    print("journey: a locked journal syncs behind its unlock page once the keyring keeps its key, and only then", flush=True)
+    locked = LockedJournal("locked-sync")
+    place = os.path.join(locked.root, "Sync", "Flourish")
+    sync_passphrase = "a sync passphrase for the locked journal"
+    os.makedirs(os.path.dirname(place))
+    set_up = locked.run("--sync-setup", place, stdin=f"{LOCK_PASSPHRASE}\n{sync_passphrase}\n")
+    check(f"the locked journal is set up to sync through a folder from a terminal ({set_up.stdout.strip()})",
+          set_up.returncode == 0)
+
+    def batches():
+        return len([name for name in os.listdir(place) if name.endswith(".batch")])
+
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    wait_until_synced(app)
+    time.sleep(6)  # the window opening counts as a change, synced 5 s later: that one passes first
+    sent = batches()
+
+    # No key kept: an entry saved just before Ctrl+L waits behind the unlock page...
+    save_quickly(app, "Albatross ledger")
+    keys("ctrl+l")
+    field, _ = unlock_page(app)
+    time.sleep(8)  # past the 5 s after which the window would have sent it
+    check(f"without a kept key nothing is sent while locked ({batches()} batches, {sent} before)", batches() == sent)
+    # ...and is sent once the passphrase opens the window again.
+    unlock(app, field)
+    wait_for("the entry sent after unlocking", lambda: batches() == sent + 1, timeout=20)
+    check("unlocking catches up: the entry is sent", True)
+
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Preferences item", "menu item", "Preferences"))
+    login = wait_for("the Unlock when I log in switch",
+                     lambda: next((node for window in app.app for node in [find_any(window, "Unlock when I log in", focusable=True)]
+                                   if node), None))
+    press(login)
+    wait_for("the switch on", lambda: selected(login), timeout=20)
+    keys("Escape")
+    time.sleep(6)
+    sent = batches()
+
+    # The key kept: an entry saved just before Ctrl+L is sent with the unlock page up.
+    save_quickly(app, "Cormorant almanac")
+    locked_at = time.monotonic()
+    keys("ctrl+l")
+    field, _ = unlock_page(app)
+    wait_for("the entry sent while locked", lambda: batches() == sent + 1, timeout=20)
+    check(f"with the key kept it syncs while locked ({time.monotonic() - locked_at:.1f} s after Ctrl+L)",
+          app.find("password text", "Passphrase") is not None and app.find("page tab", "Journal", visible=False) is None)
+    saved = [*LOCKED_WORDS, "Albatross ledger", "Cormorant almanac"]
+    check_nothing_said(app, "syncing while locked", saved)
+    locked.check_nothing_in_the_clear("after syncing while locked", saved)
+    for name in os.listdir(place):
+        with open(os.path.join(place, name), "rb") as file:
+            data = file.read()
+        check(f"nothing of the journal is in the clear at the place, in {name}",
+              not any(word.encode() in data for word in saved) and sync_passphrase.encode() not in data)
+
+    # Another computer joins and finds both entries.
+    other = os.path.join(locked.root, "other.sqlite")
+    joined = subprocess.run([BINARY, "--database", other, "--sync-setup", place], input=sync_passphrase + "\n",
+                            capture_output=True, text=True, env=dict(os.environ, **locked.environment))
+    with sqlite3.connect(other) as db:
+        titles = {title for (title,) in db.execute("SELECT title FROM entry")}
+    db.close()
+    check(f"another computer receives what was sent while locked ({joined.stdout.strip()})",
+          joined.returncode == 0 and {"Albatross ledger", "Cormorant almanac"} <= titles)
+    unlock(app, field)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def unlock_page_within(app, seconds):
     field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=seconds)
     return field, app.wait("the Unlock button", "push button", "Unlock")
@@ -1428,7 +1517,7 @@ def main():
                 daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
-                lock_without_a_passphrase_offers_one]
+                lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
                         after_failure=end_launched)
 

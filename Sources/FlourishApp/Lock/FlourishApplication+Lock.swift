@@ -72,7 +72,8 @@ extension FlourishApplication {
 
     /// Lock (the main menu, Ctrl+L, the screen locking): the window closes at once, the form's
     /// words are kept inside the journal, the journal is closed and its key wiped, and the unlock
-    /// page takes the window's place. Only a journal with a passphrase can be locked.
+    /// page takes the window's place. Only a journal with a passphrase can be locked. With "Unlock
+    /// when I log in" on, it keeps syncing meanwhile (`LockedSync`).
     func lock() {
         guard cipher != nil, let mainWindow, !mainWindow.isClosed else { return }
         lockedByPerson = true
@@ -82,7 +83,9 @@ extension FlourishApplication {
         showUnlock()
         // Once GTK has finished with the window's widgets, their controllers go.
         MainLoop.after(milliseconds: 0) { [unowned self] in
-            windowClosed(keeping: drafts)
+            // Once closed, and while still locked, the journal syncs on in the background if
+            // the keyring keeps its key.
+            windowClosed(keeping: drafts, finish: { [unowned self] in if cipher == nil { lockedSync.start() } })
             application.release()
         }
     }

@@ -108,6 +108,8 @@ public final class FlourishApplication {
         if cipher == nil, JournalLock.isLocked(journalPath) {
             return lockedByPerson ? showUnlock() : unlockFromKeyring()
         }
+        // Unlocked: the window's sync takes over from the locked one.
+        lockedSync.stop()
         isOpening = true
         // Keep the application alive while the journal opens without a window on screen yet.
         application.hold()
@@ -215,8 +217,10 @@ public final class FlourishApplication {
 
     /// The journal of a closed window is still being closed.
     var isClosing = false
-    /// Held while a journal closes in the background (`run` waits for it).
+    /// Held while a journal closes in the background, or a locked one syncs (`run` waits for it).
     private let closing = DispatchGroup()
+    /// A locked journal's sync while the unlock page shows, when the keyring keeps its key.
+    private(set) lazy var lockedSync = LockedSync(journalPath: journalPath, running: closing)
     private var openWhenClosed = false
 
     private func opened(_ result: Result<(JournalStore, KeptDrafts, Entry?, Bool), JournalError>) {

@@ -54,9 +54,10 @@ final class NewestDayKeeper: TransactionObserver, @unchecked Sendable {
 
     /// Reads the newest entry's time and writes it, if it changed.
     func refresh(_ db: Database) {
-        let newest = (try? Double.fetchOne(db, sql: """
+        // Cached: it runs after every save, and compiling it each time cost more than the read.
+        let newest = (try? db.cachedStatement(sql: """
             SELECT (julianday(max(created_at)) - 2440587.5) * 86400.0 FROM entry
-            """)).flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
+            """)).flatMap { try? Double.fetchOne($0) }.flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
         guard written != .some(newest) else { return }
         // A later entry on the day already written tells the reminder nothing new: each save of
         // the day costs no file. An earlier one (a deletion) or another day is written.

@@ -10,7 +10,14 @@ extension JournalModel {
     /// the main queue.
     public func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws(SyncError) -> T,
                                           completion: @escaping @MainActor (Result<T, SyncError>) -> Void) {
-        Self.syncQueue.async {
+        Self.inBackground(work, completion: completion)
+    }
+
+    /// The same, with no window's model: a locked journal syncing in the background goes
+    /// through the same queue, so it never runs beside the window's sync of the same journal.
+    public nonisolated static func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws(SyncError) -> T,
+                                                             completion: @escaping @MainActor (Result<T, SyncError>) -> Void) {
+        syncQueue.async {
             let result = Result { () throws(SyncError) in try work() }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
