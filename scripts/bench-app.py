@@ -152,14 +152,20 @@ class Flourish:
 
 # MARK: - One run on one journal
 
-def startup_once(binary, journal, environment):
-    """Exec to the first frame painted and to idle, and the memory then."""
+def startup_once(binary, journal, environment, shows=None):
+    """Exec to the first frame painted and to idle, and the memory then. `shows`: the trace event
+    of the window the start must have shown by then (a locked journal's main window, or its
+    unlock page), so that a start which showed the other is never timed as this one."""
     wait_quiet_machine()
     app = Flourish(binary, journal, environment)
-    idle = wait_idle(app.process, app.launched)
-    figures = {"startup_first_frame_ms": (app.painted_after(app.launched) - app.launched) * 1000,
-               "startup_idle_ms": idle * 1000, "rss_startup_mib": rss_mib(app.process.pid)}
-    app.quit()
+    try:
+        idle = wait_idle(app.process, app.launched)
+        figures = {"startup_first_frame_ms": (app.painted_after(app.launched) - app.launched) * 1000,
+                   "startup_idle_ms": idle * 1000, "rss_startup_mib": rss_mib(app.process.pid)}
+        if shows:
+            app.mark(shows, timeout=1.0)
+    finally:
+        app.quit()
     return figures
 
 
@@ -292,6 +298,21 @@ def startup_to_idle(command, environment):
     return idle * 1000
 
 
+def private_environment(work):
+    """The environment of the programs measured: everything they read is private to the run under
+    `work`; the cursor does not blink, since a blinking cursor keeps a window painting (and never
+    idle) for its first ten seconds."""
+    config = os.path.join(work, "config")
+    for toolkit in ("gtk-3.0", "gtk-4.0"):
+        os.makedirs(os.path.join(config, toolkit), exist_ok=True)
+        with open(os.path.join(config, toolkit, "settings.ini"), "w") as file:
+            file.write("[Settings]\ngtk-cursor-blink=false\n")
+    environment = dict(os.environ, XDG_CONFIG_HOME=config, HOME=os.path.join(work, "home"),
+                       GSETTINGS_BACKEND="memory")
+    os.makedirs(environment["HOME"], exist_ok=True)
+    return environment
+
+
 # MARK: - Summaries
 
 def spread(values):
@@ -330,16 +351,7 @@ def main():
     binary = os.path.join(args.bin, "flourish")
     helper = os.path.join(args.bin, "flourish-bench")
     sizes = [int(size) for size in args.sizes.split(",")]
-    # Everything the programs read is private to the run; the cursor does not blink, since a
-    # blinking cursor keeps a window painting (and never idle) for its first ten seconds.
-    config = os.path.join(args.work, "config")
-    for toolkit in ("gtk-3.0", "gtk-4.0"):
-        os.makedirs(os.path.join(config, toolkit), exist_ok=True)
-        with open(os.path.join(config, toolkit, "settings.ini"), "w") as file:
-            file.write("[Settings]\ngtk-cursor-blink=false\n")
-    environment = dict(os.environ, XDG_CONFIG_HOME=config, HOME=os.path.join(args.work, "home"),
-                       GSETTINGS_BACKEND="memory")
-    os.makedirs(environment["HOME"], exist_ok=True)
+    environment = private_environment(args.work)
 
     journals = {}
     for size in sizes:

@@ -6,12 +6,13 @@ same moment of a noisy machine. The locked copy is locked by JournalLock.lock at
 get (Argon2id .moderate), under a passphrase the helper keeps to itself; the plain copy is
 compacted by VACUUM, as locking compacts its own, so the two differ by their encryption only.
 
-The figures are the store's, without a window: a locked journal's window starts on its unlock
-page, whose Argon2id (about 0.65 s, on purpose) no plain start-up has, so start-up is what the
-store reads for it once unlocked (open and the tags, before the first frame; then the list's ids
-and newest rows, as JournalModel.load() reads them). Then a scroll's
-batches, search a keystroke at a time, the Insights figures, saves, the health check, and once:
-unlocking (Argon2id and the store opened) and the files' sizes.
+The figures are the store's, without a window (scripts/bench-lock-app.py times the app's
+start-up, the key from the keyring): a locked journal's window starts on its unlock page unless
+the keyring keeps its key, and the passphrase's Argon2id (about 0.65 s, on purpose) no plain
+start-up has, so start-up is what the store reads for it once unlocked (open and the tags, before
+the first frame; then the list's ids and newest rows, as JournalModel.load() reads them). Then a
+scroll's batches, search a keystroke at a time, the Insights figures, saves, the health check,
+and once: unlocking (Argon2id and the store opened) and the files' sizes.
 
 Prints a table (medians, min–max, locked ÷ plain round by round, pass or miss) and writes the
 same figures as JSON. Figures only: a miss never fails it.
@@ -55,24 +56,36 @@ def megabytes(count):
     return f"{count / 1_000_000:.1f} MB"
 
 
-def main():
+def arguments(json_path):
+    """The options, which scripts/bench-lock-app.py shares."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--journal", help="a sample journal of --entries entries already written")
     parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--json", default="bench-lock-results.json")
-    args = parser.parse_args()
+    parser.add_argument("--json", default=json_path)
+    return parser.parse_args()
+
+
+def sample_journal(args, work, name):
+    """--journal when it was written, else the sample journal of --entries entries written in `work`
+    by the release helper; `name` says who is writing it."""
+    if args.journal and os.path.exists(args.journal):
+        return args.journal
+    journal = os.path.join(work, f"journal-{args.entries}.sqlite")
+    print(f"{name}: writing the sample journal of {args.entries} entries", file=sys.stderr, flush=True)
+    subprocess.run([os.path.join(args.bin, "flourish-bench"), "generate", str(args.entries), journal], check=True)
+    return journal
+
+
+def main():
+    args = arguments("bench-lock-results.json")
     helper = os.path.join(args.bin, "flourish-bench")
     work = os.path.join(args.work, "lock")
     os.makedirs(work, exist_ok=True)
 
-    journal = args.journal
-    if not journal or not os.path.exists(journal):
-        journal = os.path.join(work, f"journal-{args.entries}.sqlite")
-        print(f"bench-lock: writing the sample journal of {args.entries} entries", file=sys.stderr, flush=True)
-        subprocess.run([helper, "generate", str(args.entries), journal], check=True)
+    journal = sample_journal(args, work, "bench-lock")
     print("bench-lock: locking a copy (Argon2id, moderate), unlocking it, then plain and locked in turn",
           file=sys.stderr, flush=True)
     raw = json.loads(subprocess.run([helper, "locked", journal, work, str(args.rounds)], check=True,
@@ -97,7 +110,7 @@ def main():
 def print_table(results):
     print(f"\nLocking: the {results['entries']:,}-entry sample journal, plain and locked (XChaCha20-Poly1305, "
           "every 4 KiB page), side by side")
-    print("The store's figures, no window (a locked window starts on its unlock page): start-up is what the store reads for it once unlocked.")
+    print("The store's figures, no window (bench-lock-app.py times the app's start-up): start-up is what the store reads once unlocked.")
     print(f"{results['rounds']} rounds in one process, plain and locked in turn (each opened afresh; start-up "
           f"3 times a round, {results['saves_per_round']} saves); median (min–max); ratio: locked ÷ plain, "
           "round by round.\n")

@@ -2,7 +2,8 @@ import FlourishApp
 import FlourishCore
 import Foundation
 
-// `--encrypt`, `--decrypt`, and the key every other command needs first for a locked journal.
+// `--encrypt`, `--decrypt`, `--unlock-at-login`, and the key every other command needs first
+// for a locked journal.
 
 /// The key of the locked journal at `path`: from the keyring when "Unlock when I log in" is on,
 /// else the passphrase or recovery key, asked for on a terminal or read as the first line of
@@ -60,6 +61,30 @@ func runDecrypt(_ path: String) -> Never {
     } catch {
         failed(error)
     }
+}
+
+/// `--unlock-at-login on|off`, Preferences' "Unlock when I log in" from a terminal. On keeps the
+/// locked journal's key in the desktop's keyring, after its passphrase or recovery key (asked for
+/// as by every command; a wrong one changes nothing); off forgets it, no passphrase needed.
+func runUnlockAtLogin(_ on: Bool, _ path: String) -> Never {
+    guard JournalLock.isLocked(path) else {
+        failed(.other(reason: String(format: tr("The journal at %@ is not locked."), path)))
+    }
+    let file = JournalLock.file(of: path)
+    if on {
+        guard let cipher = cipherIfLocked(path) else { exit(1) }
+        guard LockKeyring.keep(cipher, journalPath: path, file: file) else {
+            failed(.other(reason: tr("no keyring (Secret Service) took the journal’s key; nothing was changed")))
+        }
+        print(String(format: tr("The key of the journal at %@ is kept in your keyring: it opens without its passphrase while you are logged in."), path))
+    } else {
+        // A key kept in a keyring that cannot be reached now would still open the journal later.
+        guard LockKeyring.forget(file: file) else {
+            failed(.other(reason: tr("no keyring (Secret Service) answered; nothing was changed")))
+        }
+        print(String(format: tr("The key of the journal at %@ is no longer kept in your keyring: its passphrase is asked for again."), path))
+    }
+    exit(0)
 }
 
 private func printBackups(sealed: [String], removed: [String], sealedFormat: String) {

@@ -164,6 +164,20 @@ check_sealed("after --encrypt")
 status, out, err = run("--encrypt", stdin=passphrase + "\n")
 check("--encrypt on a locked journal is refused", status == 1 and "already locked" in err)
 
+# "Unlock when I log in" needs a Secret Service, and there is none here (no session bus): on and
+# off say so in one line and change nothing. (unlock_at_login_cli.py runs them under a real one.)
+before = files()
+for command, stdin in [(("--unlock-at-login", "on"), passphrase + "\n"), (("--unlock-at-login", "off"), "")]:
+    status, out, err = run(*command, stdin=stdin)
+    check(f"{' '.join(command)} with no keyring exits 1 with one line on stderr ({err})",
+          status == 1 and err.count("\n") == 0 and err.startswith("flourish: no keyring (Secret Service)") and out == "")
+check("every file is byte for byte as it was", files() == before)
+for command, refusal in [(("--unlock-at-login",), "--unlock-at-login needs on or off"),
+                         (("--unlock-at-login", "yes"), "--unlock-at-login needs on or off; “yes” is neither")]:
+    status, out, err = run(*command)
+    check(f"{' '.join(command)} is refused as a mistyped command ({err.splitlines()[:1]})",
+          status == 2 and err.startswith(f"flourish: {refusal}\n"))
+
 # Every other command asks for the passphrase first: here as standard input's first line.
 export = os.path.join(outside, "export.json")
 status, out, err = run("--export", "json", export, stdin=passphrase + "\n")
@@ -210,6 +224,10 @@ status, out, err = run("--export", "json", export, stdin="")
 check("a plain journal asks for no passphrase", status == 0)
 status, out, err = run("--decrypt", stdin=passphrase + "\n")
 check("--decrypt on a plain journal is refused", status == 1 and "not locked" in err)
+for value in ("on", "off"):
+    status, out, err = run("--unlock-at-login", value, stdin=passphrase + "\n")
+    check(f"--unlock-at-login {value} is refused for a plain journal, in one line ({err})",
+          status == 1 and err == f"flourish: The journal at {journal} is not locked.")
 
 # The passphrase was never written anywhere, nor said.
 for path, contents in sorted(files_under(root).items()):

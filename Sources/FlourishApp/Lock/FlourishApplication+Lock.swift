@@ -60,6 +60,9 @@ extension FlourishApplication {
         made.onClosed = { [unowned self] in unlockWindow = nil }
         unlockWindow = made
         made.present()
+        // FLOURISH_TRACE=1: the unlock page's start-up, timed by its frames as the main window's is.
+        Trace.once("unlock page presented")
+        Trace.frames(of: made.window)
     }
 
     /// Lock, as the person asks for it (the main menu, Ctrl+L): a journal without a passphrase

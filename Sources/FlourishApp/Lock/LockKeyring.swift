@@ -4,7 +4,8 @@ import GtkKit
 /// "Unlock when I log in": a locked journal's key kept in the desktop's Secret Service, filed
 /// under the journal file, so the journal opens without its passphrase while the session's
 /// keyring is unlocked. A new machine, or a reset keyring, asks for the passphrase again.
-/// Blocking calls: off the GTK thread.
+/// Blocking calls: off the GTK thread. Preferences' switch and `flourish --unlock-at-login` keep
+/// and forget it.
 public enum LockKeyring {
     private static let kind = "lock-key"
 
@@ -19,12 +20,14 @@ public enum LockKeyring {
     }
 
     /// False when no Secret Service took it.
-    static func keep(_ cipher: JournalCipher, journalPath: String, file: String) -> Bool {
+    public static func keep(_ cipher: JournalCipher, journalPath: String, file: String) -> Bool {
         (try? Keyring.store(cipher.exported, label: String(format: tr("Flourish journal key for %@"), journalPath),
                             journal: file, kind: kind)) != nil
     }
 
-    static func forget(file: String) {
-        try? Keyring.clear(journal: file, kind: kind)
+    /// False when no Secret Service answered: a key kept there may still be kept.
+    @discardableResult
+    public static func forget(file: String) -> Bool {
+        (try? Keyring.clear(journal: file, kind: kind)) != nil
     }
 }
