@@ -54,6 +54,8 @@ func runDecrypt(_ path: String) -> Never {
     guard let cipher = cipherIfLocked(path) else { exit(1) }
     do {
         let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
+        // As the Preferences switch does: a plain journal has no key to keep.
+        _ = LockKeyring.forget(file: JournalLock.file(of: path))
         print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
         printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,
                      sealedFormat: tr("Backups made plain with it: %@."))

@@ -38,7 +38,9 @@ func syncPlace(_ target: String, kept: String? = nil) -> (place: SyncPlace, pass
 func readSecret(prompt: String) -> String {
     guard isatty(STDIN_FILENO) == 1 else {
         guard let line = readLine(strippingNewline: true) else {
-            failedSync(.other(reason: tr("standard input ended before the passphrase")))
+            // Said plainly: the lock's commands read their passphrase here too, not only sync's.
+            FileHandle.standardError.write(Data("flourish: \(tr("standard input ended before the passphrase"))\n".utf8))
+            exit(1)
         }
         return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }

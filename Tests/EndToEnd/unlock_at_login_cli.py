@@ -148,5 +148,13 @@ for path, contents in sorted(written.items()):
 check("the passphrase is in no file written, the keyring's included", True)
 check("nor in anything printed", not any(passphrase in text for text in said))
 
+# --decrypt forgets the key, as the Preferences switch does: a plain journal has none to keep.
+status, out, err = run("--unlock-at-login", "on", stdin=passphrase + "\n")
+check("the key is kept again", status == 0 and kept())
+status, out, err = run("--decrypt")
+check(f"--decrypt takes the key from the keyring, with nothing on standard input ({out.splitlines()[:1]})",
+      status == 0 and not os.path.exists(journal + ".key"))
+check("and the keyring keeps no key for the plain journal", not kept())
+
 shutil.rmtree(root)
 print(f"unlock-at-login: {passed} passed, 0 failed")
