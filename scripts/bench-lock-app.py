@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A locked journal's start-up in the real app, beside a plain one's, run by scripts/bench under
+"""A locked journal in the real app, beside a plain one, run by scripts/bench under
 scripts/with-display scripts/with-keyring (scripts/bench --lock-only too). The release binary
 starts on two copies of the 100,000-entry sample journal, in separate folders: one plain,
 compacted by VACUUM as locking compacts its own, and one locked by `flourish --encrypt` whose key
@@ -7,7 +7,9 @@ compacted by VACUUM as locking compacts its own, and one locked by `flourish --e
 opens it: the key from the keyring, no passphrase. Start-up to the first frame and to idle are
 measured as scripts/bench-app.py measures them (its own functions), in rounds, the first of the
 pair alternating, after one start of each that is not counted; each round's locked ÷ plain comes
-from the same moment of a noisy machine. Then, the key forgotten (`--unlock-at-login off`), the
+from the same moment of a noisy machine. Then the window, used as scripts/bench-app.py uses it
+(its run_once: the Journal page, the longest entry, search, paging and holding Down, Insights),
+plain and locked in turn. Then, the key forgotten (`--unlock-at-login off`), the
 start-up to the unlock page: its Argon2id comes only once a passphrase is typed, and
 scripts/bench-lock.py times it.
 
@@ -35,6 +37,25 @@ ROWS = [
     ("start-up: idle", "startup_idle_ms", "ms", 0, True),
     ("RSS after start-up", "rss_startup_mib", "MiB", 0, False),
 ]
+# The window's own figures, from bench-app.py's run (the Journal page, the longest entry, search
+# typed a key at a time, paging and holding Down, Insights), locked and plain in turn.
+WINDOW_ROWS = [
+    ("Alt+2 to Journal painted", "journal_painted_ms", "ms", 0, True),
+    ("open the longest entry", "open_entry_ms", "ms", 0, True),
+    ("search, window: p50", "app_search_p50_ms", "ms", 1, True),
+    ("search, window: p95", "app_search_p95_ms", "ms", 1, True),
+    ("scroll frame: median", "scroll_frame_median_ms", "ms", 1, True),
+    ("scroll frame: p95", "scroll_frame_p95_ms", "ms", 1, True),
+    ("Alt+3 to Insights painted", "insights_shown_ms", "ms", 0, True),
+    ("insights, window: All", "insights_all_window_ms", "ms", 0, True),
+    ("insights, window: 12 months", "insights_12m_window_ms", "ms", 0, True),
+    ("RSS after scrolling", "rss_scrolled_mib", "MiB", 0, False),
+    ("health check (background)", "health_check_ms", "ms", 0, False),
+]
+WINDOW_ROUNDS = 3
+# Rows paged through in each window run: fewer than bench-app.py's 10,000, so that the rounds
+# fit in minutes; the frames of a scroll do not change with its length.
+WINDOW_SCROLL_ROWS = 3_000
 # What each start must have shown (FLOURISH_TRACE=1): a locked journal whose key did not come
 # from the keyring would show its unlock page, far quicker than the journal.
 MAIN_WINDOW, UNLOCK_PAGE = "window presented", "unlock page presented"
@@ -101,6 +122,14 @@ def main():
         for name, journal in (pair if round % 2 == 0 else pair[::-1]):
             raw[name].append(start(journal, MAIN_WINDOW))
 
+    # The window, used as bench-app.py uses it, plain and locked in turn.
+    bench.SCROLL_ROWS = WINDOW_SCROLL_ROWS
+    raw["window_plain"], raw["window_locked"] = [], []
+    for round in range(WINDOW_ROUNDS):
+        print(f"bench-lock-app: the window, plain and locked, round {round + 1}/{WINDOW_ROUNDS}", file=sys.stderr, flush=True)
+        for name, journal in (pair if round % 2 == 0 else pair[::-1]):
+            raw[f"window_{name}"].append(bench.run_once(binary, journal, args.entries, environment))
+
     # No key kept: the unlock page.
     flourish(binary, locked, "--unlock-at-login", "off")
     start(locked, UNLOCK_PAGE)  # not counted
@@ -108,36 +137,57 @@ def main():
         print(f"bench-lock-app: the unlock page, start {round + 1}/{args.rounds}", file=sys.stderr, flush=True)
         raw["unlock_page"].append(start(locked, UNLOCK_PAGE))
 
-    results = {"machine": bench.machine(), "entries": args.entries, "rounds": args.rounds, "figures": {},
-               "unlock_page": {}, "raw": raw}
-    for _, name, _, _, target in ROWS:
-        plains, lockeds = [run[name] for run in raw["plain"]], [run[name] for run in raw["locked"]]
-        ratio = bench.spread([b / a for a, b in zip(plains, lockeds) if a > 0])
-        results["figures"][name] = {"plain": bench.spread(plains), "locked": bench.spread(lockeds), "ratio": ratio,
-                                    "pass": ratio["median"] <= RATIO_TARGET if target else None}
-        results["unlock_page"][name] = bench.spread([run[name] for run in raw["unlock_page"]])
+    results = {"machine": bench.machine(), "entries": args.entries, "rounds": args.rounds,
+               "window_rounds": WINDOW_ROUNDS, "window_scroll_rows": WINDOW_SCROLL_ROWS,
+               "figures": side_by_side(ROWS, raw["plain"], raw["locked"]),
+               "window": side_by_side(WINDOW_ROWS, raw["window_plain"], raw["window_locked"]),
+               "unlock_page": {name: bench.spread([run[name] for run in raw["unlock_page"]]) for _, name, _, _, _ in ROWS},
+               "raw": raw}
     with open(args.json, "w") as file:
         json.dump(results, file, indent=2, sort_keys=True)
     print_table(results)
     print(f"\nThe same figures as JSON: {args.json}")
 
 
+def side_by_side(rows, plain_runs, locked_runs):
+    """Each row's plain and locked figures and their ratio, round by round."""
+    figures = {}
+    for _, name, _, _, target in rows:
+        plains, lockeds = [run.get(name) for run in plain_runs], [run.get(name) for run in locked_runs]
+        if not plains or None in plains or None in lockeds:
+            continue
+        ratio = bench.spread([b / a for a, b in zip(plains, lockeds) if a > 0])
+        figures[name] = {"plain": bench.spread(plains), "locked": bench.spread(lockeds), "ratio": ratio,
+                         "pass": ratio["median"] <= RATIO_TARGET if target else None}
+    return figures
+
+
 def print_table(results):
     m = results["machine"]
-    print(f"\nA locked journal's start-up in the app: the {results['entries']:,}-entry sample journal, plain and locked "
+    print(f"\nA locked journal in the app: the {results['entries']:,}-entry sample journal, plain and locked "
           f"(its key from the keyring)\n{m['cpu']}, {m['cores']} cores, GTK {m['gtk']}, renderer {m['renderer']}, "
           f"{m['display']}; {results['rounds']} rounds, the first of the pair alternating, after one start of each "
           "not counted; median (min–max); ratio: locked ÷ plain, round by round.\n")
-    print(f"{'':<26}{'plain':>22}{'locked, keyring':>22}{'locked ÷ plain':>22}   within {RATIO_TARGET}×")
-    for label, name, unit, digits, _ in ROWS:
-        figure = results["figures"][name]
-        verdict = "no target" if figure["pass"] is None else ("pass" if figure["pass"] else "MISS")
-        print(f"{label:<26}{bench.fmt(figure['plain'], unit, digits):>22}{bench.fmt(figure['locked'], unit, digits):>22}"
-              f"{bench.fmt(figure['ratio'], '×', 2):>22}   {verdict}")
+    print_rows(ROWS, results["figures"])
+    if results["window"]:
+        print(f"\nThe window, as scripts/bench-app.py uses it ({results['window_rounds']} rounds, "
+              f"{results['window_scroll_rows']:,} rows paged), plain and locked in turn:\n")
+        print_rows(WINDOW_ROWS, results["window"])
     print("\nLocked, no key kept: start-up to the unlock page (its Argon2id comes once the passphrase is typed: "
           "scripts/bench-lock.py times it)")
     for label, name, unit, digits, _ in ROWS:
         print(f"{label.replace('start-up', 'unlock page'):<26}{bench.fmt(results['unlock_page'][name], unit, digits):>22}")
+
+
+def print_rows(rows, figures):
+    print(f"{'':<30}{'plain':>22}{'locked, keyring':>22}{'locked ÷ plain':>22}   within {RATIO_TARGET}×")
+    for label, name, unit, digits, _ in rows:
+        if name not in figures:
+            continue
+        figure = figures[name]
+        verdict = "no target" if figure["pass"] is None else ("pass" if figure["pass"] else "MISS")
+        print(f"{label:<30}{bench.fmt(figure['plain'], unit, digits):>22}{bench.fmt(figure['locked'], unit, digits):>22}"
+              f"{bench.fmt(figure['ratio'], '×', 2):>22}   {verdict}")
 
 
 if __name__ == "__main__":

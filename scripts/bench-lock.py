@@ -32,7 +32,9 @@ UNLOCK_TARGET_MS = 1000
 # (label, figure, digits, target): rows of the table, in the order a person meets them.
 ROWS = [
     ("start-up, store: open + tags", "open_ms", 1, True),
-    ("start-up, store: + ids, newest 40 rows", "startup_ms", 1, True),
+    # Not start-up's: the app reads the list's ids when the Journal page first shows (the window's
+    # "Alt+2 to Journal painted", in scripts/bench-lock-app.py) or in the background after the check.
+    ("list's first read, store: ids + 40 rows", "startup_ms", 1, False),
     ("scroll: a batch of 60 rows, p50", "scroll_batch_p50_ms", 2, True),
     ("search, store: a keystroke, p50", "search_p50_ms", 1, True),
     ("search, store: a keystroke, p95", "search_p95_ms", 1, True),
