@@ -45,6 +45,28 @@ static inline gchar *flourish_secret_lookup(const char *journal, const char *kin
     return secret;
 }
 
+/// The same, but never unlocking anything: a secret in a locked collection is NULL with no error,
+/// where secret_password_lookup would ask the Secret Service to unlock it, which puts a password
+/// prompt on screen (GNOME Keyring's gcr-prompter) and waits for it.
+static inline gchar *flourish_secret_lookup_if_open(const char *journal, const char *kind, GError **error) {
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, error);
+    if (!service) return NULL;
+    GHashTable *attributes = flourish_secret_attributes(journal, kind);
+    GList *items = secret_service_search_sync(service, flourish_secret_schema(), attributes, SECRET_SEARCH_LOAD_SECRETS,
+                                              NULL, error);
+    g_hash_table_unref(attributes);
+    gchar *secret = NULL;
+    for (GList *item = items; item && !secret; item = item->next) {
+        if (secret_item_get_locked(item->data)) continue;
+        SecretValue *value = secret_item_get_secret(item->data);
+        // Handed over in memory secret_password_free wipes, as a lookup's is.
+        if (value) secret = secret_value_unref_to_password(value, NULL);
+    }
+    g_list_free_full(items, g_object_unref);
+    g_object_unref(service);
+    return secret;
+}
+
 static inline gboolean flourish_secret_clear(const char *journal, const char *kind, GError **error) {
     GHashTable *attributes = flourish_secret_attributes(journal, kind);
     gboolean cleared = secret_password_clearv_sync(flourish_secret_schema(), attributes, NULL, error);

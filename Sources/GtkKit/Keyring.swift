@@ -17,10 +17,13 @@ public enum Keyring {
         if stored == 0 { throw unavailable(error) }
     }
 
-    /// The secret, or nil when none is kept for this journal.
-    public static func lookup(journal: String, kind: String) throws(Unavailable) -> String? {
+    /// The secret, or nil when none is kept for this journal. With `unlocking` false, a secret in
+    /// a locked keyring is nil too: nothing asks the person to unlock it (for work in the
+    /// background, which must never put a password prompt on screen).
+    public static func lookup(journal: String, kind: String, unlocking: Bool = true) throws(Unavailable) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        guard let found = flourish_secret_lookup(journal, kind, &error) else {
+        let found = unlocking ? flourish_secret_lookup(journal, kind, &error) : flourish_secret_lookup_if_open(journal, kind, &error)
+        guard let found else {
             if error != nil { throw unavailable(error) }
             return nil
         }

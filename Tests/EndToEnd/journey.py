@@ -1503,6 +1503,43 @@ def locked_journal_syncs_while_locked_with_its_key_kept():
     check("quits cleanly", app.exit_code() == 0)
 
 
+def locked_keyring_is_never_asked_to_unlock():
+    """Locks the session's login keyring, and leaves it locked: the last journey for that reason."""
+    print("journey: with the desktop's keyring locked, the journal locked behind its page asks for no keyring password", flush=True)
+    locked = LockedJournal("locked-keyring")
+    place = os.path.join(locked.root, "Sync", "Flourish")
+    os.makedirs(os.path.dirname(place))
+    sync_passphrase = "a sync passphrase for the locked keyring"
+    set_up = locked.run("--sync-setup", place, stdin=f"{LOCK_PASSPHRASE}\n{sync_passphrase}\n")
+    kept = locked.run("--unlock-at-login", "on", stdin=LOCK_PASSPHRASE + "\n")
+    check(f"the locked journal syncs through a folder and its key is kept ({kept.stdout.strip()})",
+          set_up.returncode == 0 and kept.returncode == 0)
+
+    def batches():
+        return len([name for name in os.listdir(place) if name.endswith(".batch")])
+
+    def prompters():
+        return subprocess.run(["pgrep", "-f", "gcr-prompter"], capture_output=True, text=True).stdout.split()
+
+    app = locked.open()
+    app.wait("the journal's window, opened from the keyring", "page tab", "Journal", timeout=30)
+    wait_until_synced(app)
+    time.sleep(6)  # the change the window's opening counts, synced 5 s later
+    sent = batches()
+    save_quickly(app, "Heron tally")
+    # The screen locker, or the person, locks the keyring: a lookup now asks for its password.
+    subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path",
+                    "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.Lock",
+                    "['/org/freedesktop/secrets/collection/login']"], check=True, capture_output=True)
+    keys("ctrl+l")
+    unlock_page(app)
+    time.sleep(8)
+    check(f"no keyring password prompt comes up behind the unlock page ({prompters()})", prompters() == [])
+    check(f"and nothing is sent: the key is out of reach ({batches()} batches, {sent} before)", batches() == sent)
+    keys("ctrl+q")
+    check("it quits at once: nothing waits on a prompt", app.exit_code() == 0)
+
+
 def unlock_page_within(app, seconds):
     field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=seconds)
     return field, app.wait("the Unlock button", "push button", "Unlock")
@@ -1517,7 +1554,9 @@ def main():
                 daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
-                lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept]
+                lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
+                # Last: it leaves the session's keyring locked.
+                locked_keyring_is_never_asked_to_unlock]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
                         after_failure=end_launched)
 

@@ -9,9 +9,10 @@ import GtkKit
 public enum LockKeyring {
     private static let kind = "lock-key"
 
-    /// The journal's key, when one is kept and still opens it.
-    public static func cipher(for journalPath: String, file: String) -> JournalCipher? {
-        guard let kept = (try? Keyring.lookup(journal: file, kind: kind)) ?? nil else { return nil }
+    /// The journal's key, when one is kept and still opens it. `unlocking`: whether a locked
+    /// keyring may be asked to unlock (a prompt on screen), as `Keyring.lookup`.
+    public static func cipher(for journalPath: String, file: String, unlocking: Bool = true) -> JournalCipher? {
+        guard let kept = (try? Keyring.lookup(journal: file, kind: kind, unlocking: unlocking)) ?? nil else { return nil }
         return JournalLock.unlock(path: journalPath, keptKey: kept)
     }
 

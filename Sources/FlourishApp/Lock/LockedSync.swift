@@ -7,8 +7,8 @@ import GtkKit
 /// window had not sent yet) and then as often as the window's sync would. Each run takes the key
 /// from the keyring, opens the journal on a connection of its own, syncs, closes it and wipes
 /// the key; nothing of it reaches the screen, so the unlock page shows no more than before.
-/// Without a kept key (or with the keyring locked) nothing runs: sync waits for the passphrase
-/// and catches up once the window is back.
+/// Without a kept key, or with the keyring locked (it is never asked to unlock), nothing runs:
+/// sync waits for the passphrase and catches up once the window is back.
 @MainActor
 final class LockedSync {
     /// What one run came to (for the tests; the unlock page says nothing of it).
@@ -66,9 +66,12 @@ final class LockedSync {
     }
 
     /// One sync of the locked journal at `journalPath` with the keys the keyring keeps, off the
-    /// GTK thread. The journal's key is wiped before this returns, whatever happened.
+    /// GTK thread. The journal's key is wiped before this returns, whatever happened. A locked
+    /// keyring is left locked: no prompt comes up behind the person's back every few minutes.
     nonisolated static func syncOnce(journalPath: String) -> Outcome {
-        guard let cipher = LockKeyring.cipher(for: journalPath, file: JournalLock.file(of: journalPath)) else { return .noKey }
+        guard let cipher = LockKeyring.cipher(for: journalPath, file: JournalLock.file(of: journalPath), unlocking: false) else {
+            return .noKey
+        }
         defer { cipher.wipe() }
         let store: JournalStore
         do {
@@ -80,9 +83,9 @@ final class LockedSync {
         // A damaged journal is never written: it waits for Recover…, as the window's sync does.
         guard store.check() == .healthy else { return .failed(tr("The journal is damaged, so it does not sync. Recover it first.")) }
         guard let state = try? store.syncState() else { return .off }
-        guard let key = SyncKeyring.key(for: store) else { return .needsPassphrase }
+        guard let key = SyncKeyring.key(for: store, unlocking: false) else { return .needsPassphrase }
         do {
-            let place = try SyncTarget.place(state.place, password: SyncKeyring.password(for: store))
+            let place = try SyncTarget.place(state.place, password: SyncKeyring.password(for: store, unlocking: false))
             return .synced(try JournalSync.open(store, at: place, key: key).sync())
         } catch {
             return .failed(error.errorDescription ?? "\(error)")

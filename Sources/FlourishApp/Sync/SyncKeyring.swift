@@ -6,12 +6,13 @@ import GtkKit
 /// Filed under the journal file, so two journals on one machine keep their own. Where no Secret
 /// Service runs, nothing is kept and Flourish asks again when it needs them.
 public enum SyncKeyring {
-    public static func key(for journal: JournalStore) -> JournalKey? {
-        (try? Keyring.lookup(journal: journal.file, kind: "key"))?.flatMap(JournalKey.init(exported:))
+    /// `unlocking`: whether a locked keyring may be asked to unlock (a prompt on screen).
+    public static func key(for journal: JournalStore, unlocking: Bool = true) -> JournalKey? {
+        (try? Keyring.lookup(journal: journal.file, kind: "key", unlocking: unlocking))?.flatMap(JournalKey.init(exported:))
     }
 
-    public static func password(for journal: JournalStore) -> String? {
-        (try? Keyring.lookup(journal: journal.file, kind: "password")) ?? nil
+    public static func password(for journal: JournalStore, unlocking: Bool = true) -> String? {
+        (try? Keyring.lookup(journal: journal.file, kind: "password", unlocking: unlocking)) ?? nil
     }
 
     /// Keeps the key, and the password when there is one; false when no Secret Service took them.
