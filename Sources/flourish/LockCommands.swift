@@ -55,7 +55,9 @@ func runDecrypt(_ path: String) -> Never {
     do {
         let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
         // As the Preferences switch does: a plain journal has no key to keep.
-        _ = LockKeyring.forget(file: JournalLock.file(of: path))
+        if !LockKeyring.forget(file: JournalLock.file(of: path)) {
+            FileHandle.standardError.write(Data("flourish: \(tr("no keyring (Secret Service) answered: a key it kept for this journal stays there until “flourish --unlock-at-login off”"))\n".utf8))
+        }
         print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
         printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,
                      sealedFormat: tr("Backups made plain with it: %@."))
@@ -69,7 +71,9 @@ func runDecrypt(_ path: String) -> Never {
 /// locked journal's key in the desktop's keyring, after its passphrase or recovery key (asked for
 /// as by every command; a wrong one changes nothing); off forgets it, no passphrase needed.
 func runUnlockAtLogin(_ on: Bool, _ path: String) -> Never {
-    guard JournalLock.isLocked(path) else {
+    // Off also works on a plain journal: a key left behind (a keyring out of reach when the lock
+    // was turned off) still opens the journal's old locked copies.
+    guard !on || JournalLock.isLocked(path) else {
         failed(.other(reason: String(format: tr("The journal at %@ is not locked."), path)))
     }
     let file = JournalLock.file(of: path)

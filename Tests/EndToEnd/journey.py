@@ -1519,7 +1519,17 @@ def locked_keyring_is_never_asked_to_unlock():
         return len([name for name in os.listdir(place) if name.endswith(".batch")])
 
     def prompters():
-        return subprocess.run(["pgrep", "-f", "gcr-prompter"], capture_output=True, text=True).stdout.split()
+        """The keyring's password prompts started for this session's bus (not another test's)."""
+        bus = os.environ["DBUS_SESSION_BUS_ADDRESS"].encode()
+        found = []
+        for pid in subprocess.run(["pgrep", "-f", "gcr-prompter"], capture_output=True, text=True).stdout.split():
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as file:
+                    if bus in file.read():
+                        found.append(pid)
+            except OSError:
+                pass
+        return found
 
     app = locked.open()
     app.wait("the journal's window, opened from the keyring", "page tab", "Journal", timeout=30)

@@ -210,6 +210,9 @@ started = time.monotonic()
 status, out, err = run("--decrypt", stdin=passphrase + "\n")
 check(f"--decrypt makes it plain again ({time.monotonic() - started:.1f} s): {out.splitlines()[:1]}",
       status == 0 and f"The journal at {journal} is no longer locked" in out and "Backups made plain with it: 1." in out)
+check(f"and says that a key a keyring out of reach kept stays there ({err})",
+      err == "flourish: no keyring (Secret Service) answered: a key it kept for this journal stays there until "
+             "“flourish --unlock-at-login off”")
 check("the journal is plain SQLite, still private (0600)",
       open(journal, "rb").read(16) == b"SQLite format 3\x00" and os.stat(journal).st_mode & 0o777 == 0o600)
 check("the key file and its copy are gone", not os.path.exists(journal + ".key") and not os.path.exists(os.path.join(backups, "journal.sqlite.key")))
@@ -224,10 +227,13 @@ status, out, err = run("--export", "json", export, stdin="")
 check("a plain journal asks for no passphrase", status == 0)
 status, out, err = run("--decrypt", stdin=passphrase + "\n")
 check("--decrypt on a plain journal is refused", status == 1 and "not locked" in err)
-for value in ("on", "off"):
-    status, out, err = run("--unlock-at-login", value, stdin=passphrase + "\n")
-    check(f"--unlock-at-login {value} is refused for a plain journal, in one line ({err})",
-          status == 1 and err == f"flourish: The journal at {journal} is not locked.")
+status, out, err = run("--unlock-at-login", "on", stdin=passphrase + "\n")
+check(f"--unlock-at-login on is refused for a plain journal, in one line ({err})",
+      status == 1 and err == f"flourish: The journal at {journal} is not locked.")
+# Off forgets a key left behind, locked or not: here no keyring answers, and it says so.
+status, out, err = run("--unlock-at-login", "off")
+check(f"--unlock-at-login off on a plain journal asks the keyring, here out of reach ({err})",
+      status == 1 and err.startswith("flourish: no keyring (Secret Service) answered"))
 
 # The passphrase was never written anywhere, nor said.
 for path, contents in sorted(files_under(root).items()):

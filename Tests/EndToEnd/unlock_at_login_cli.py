@@ -154,7 +154,10 @@ check("the key is kept again", status == 0 and kept())
 status, out, err = run("--decrypt")
 check(f"--decrypt takes the key from the keyring, with nothing on standard input ({out.splitlines()[:1]})",
       status == 0 and not os.path.exists(journal + ".key"))
-check("and the keyring keeps no key for the plain journal", not kept())
+check(f"and the keyring keeps no key for the plain journal ({err})", not kept() and err == "")
+status, out, err = run("--unlock-at-login", "off")
+check(f"--unlock-at-login off on the plain journal forgets nothing and says so ({out})",
+      status == 0 and "is no longer kept in your keyring" in out)
 
 shutil.rmtree(root)
 print(f"unlock-at-login: {passed} passed, 0 failed")

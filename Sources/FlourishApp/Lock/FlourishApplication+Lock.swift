@@ -39,6 +39,8 @@ extension FlourishApplication {
                         self.activate()
                     } else {
                         self.showUnlock()
+                        // A key in a keyring still locked now syncs the journal once it opens.
+                        self.lockedSync.start()
                     }
                     self.application.release()
                 }

@@ -37,8 +37,8 @@ final class LockedSync {
         self.running = running
     }
 
-    /// The journal has just locked: a sync now, then one every `SyncController.everyMilliseconds`
-    /// until `stop`.
+    /// The journal has just locked (or started on its unlock page): a sync now, then one every
+    /// `SyncController.everyMilliseconds` until `stop`.
     func start() {
         generation += 1
         runThenWait(generation)
@@ -59,7 +59,13 @@ final class LockedSync {
                 return Self.syncOnce(journalPath: path)
             }) { [weak self] result in
                 self?.isRunning = false
-                if case .success(let outcome) = result { self?.onRun(outcome) }
+                guard case .success(let outcome) = result else { return }
+                // Nothing on screen says it: a sync that fails behind the unlock page is said on
+                // stderr, as a failed backup is (the reason only: no key, no password, no entry).
+                if case .failed(let reason) = outcome {
+                    FileHandle.standardError.write(Data("flourish: \(reason)\n".utf8))
+                }
+                self?.onRun(outcome)
             }
         }
         MainLoop.after(milliseconds: SyncController.everyMilliseconds) { [weak self] in self?.runThenWait(started) }

@@ -123,6 +123,9 @@ public final class FlourishApplication {
             showOpeningNotice()
         }
         DispatchQueue.global(qos: .userInitiated).async {
+            // A sync of the locked journal still running (`lockedSync`) ends first: opened beside
+            // it, the journal's readers could take the file as no one writes it while it does.
+            JournalModel.finishSyncWork()
             let opened = Result { () throws(JournalError) in
                 let store = try JournalStore(path: path, cipher: cipher)
                 // What the form held when the journal was locked comes back into it.

@@ -25,7 +25,12 @@ extension JournalModel {
 
     /// Waits for the sync work in flight (the app is quitting: the journal closes after it).
     public nonisolated func finishSyncWork() {
-        Self.syncQueue.sync {}
+        Self.finishSyncWork()
+    }
+
+    /// The same, with no model: before a journal opens, a sync of it still running ends.
+    public nonisolated static func finishSyncWork() {
+        syncQueue.sync {}
     }
 
     /// One sync; when it brought anything from another machine, the journal is read again (as
