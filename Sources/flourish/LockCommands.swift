@@ -56,7 +56,8 @@ func runDecrypt(_ path: String) -> Never {
         let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
         // As the Preferences switch does: a plain journal has no key to keep.
         if !LockKeyring.forget(file: JournalLock.file(of: path)) {
-            FileHandle.standardError.write(Data("flourish: \(tr("no keyring (Secret Service) answered: a key it kept for this journal stays there until “flourish --unlock-at-login off”"))\n".utf8))
+            let warning = tr("no keyring (Secret Service) answered: a key it kept for this journal stays there until “flourish --unlock-at-login off”")
+            FileHandle.standardError.write(Data("flourish: \(warning)\n".utf8))
         }
         print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
         printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,

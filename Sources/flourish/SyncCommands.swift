@@ -39,7 +39,8 @@ func readSecret(prompt: String) -> String {
     guard isatty(STDIN_FILENO) == 1 else {
         guard let line = readLine(strippingNewline: true) else {
             // Said plainly: the lock's commands read their passphrase here too, not only sync's.
-            FileHandle.standardError.write(Data("flourish: \(tr("standard input ended before the passphrase"))\n".utf8))
+            let reason = tr("standard input ended before the passphrase")
+            FileHandle.standardError.write(Data("flourish: \(reason)\n".utf8))
             exit(1)
         }
         return line.hasSuffix("\r") ? String(line.dropLast()) : line
