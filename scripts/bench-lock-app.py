@@ -29,8 +29,6 @@ import sqlite3
 import subprocess
 import sys
 
-RATIO_TARGET = 1.2
-
 # (label, figure, unit, digits, target): the rows of the table.
 ROWS = [
     ("start-up: first frame", "startup_first_frame_ms", "ms", 0, True),
@@ -150,15 +148,12 @@ def main():
 
 
 def side_by_side(rows, plain_runs, locked_runs):
-    """Each row's plain and locked figures and their ratio, round by round."""
+    """Each row's figure, plain beside locked (bench-lock.py's), when every run measured it."""
     figures = {}
     for _, name, _, _, target in rows:
         plains, lockeds = [run.get(name) for run in plain_runs], [run.get(name) for run in locked_runs]
-        if not plains or None in plains or None in lockeds:
-            continue
-        ratio = bench.spread([b / a for a, b in zip(plains, lockeds) if a > 0])
-        figures[name] = {"plain": bench.spread(plains), "locked": bench.spread(lockeds), "ratio": ratio,
-                         "pass": ratio["median"] <= RATIO_TARGET if target else None}
+        if plains and None not in plains and None not in lockeds:
+            figures[name] = lock.side_by_side(plains, lockeds, target)
     return figures
 
 
@@ -180,14 +175,13 @@ def print_table(results):
 
 
 def print_rows(rows, figures):
-    print(f"{'':<30}{'plain':>22}{'locked, keyring':>22}{'locked ÷ plain':>22}   within {RATIO_TARGET}×")
+    print(f"{'':<30}{'plain':>22}{'locked, keyring':>22}{'locked ÷ plain':>22}   within {lock.RATIO_TARGET}×")
     for label, name, unit, digits, _ in rows:
         if name not in figures:
             continue
         figure = figures[name]
-        verdict = "no target" if figure["pass"] is None else ("pass" if figure["pass"] else "MISS")
         print(f"{label:<30}{bench.fmt(figure['plain'], unit, digits):>22}{bench.fmt(figure['locked'], unit, digits):>22}"
-              f"{bench.fmt(figure['ratio'], '×', 2):>22}   {verdict}")
+              f"{bench.fmt(figure['ratio'], '×', 2):>22}   {lock.verdict(figure)}")
 
 
 if __name__ == "__main__":
