@@ -88,11 +88,11 @@ final class LockedSync {
         defer { store.close() }
         // A damaged journal is never written: it waits for Recover…, as the window's sync does.
         guard store.check() == .healthy else { return .failed(tr("The journal is damaged, so it does not sync. Recover it first.")) }
-        guard let state = try? store.syncState() else { return .off }
-        guard let key = SyncKeyring.key(for: store, unlocking: false) else { return .needsPassphrase }
         do {
-            let place = try SyncTarget.place(state.place, password: SyncKeyring.password(for: store, unlocking: false))
-            return .synced(try JournalSync.open(store, at: place, key: key).sync())
+            guard let sync = try SyncKeyring.openSync(for: store, unlocking: false) else { return .needsPassphrase }
+            return .synced(try sync.sync())
+        } catch .notSetUp {
+            return .off
         } catch {
             return .failed(error.errorDescription ?? "\(error)")
         }

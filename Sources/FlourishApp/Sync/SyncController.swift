@@ -138,11 +138,7 @@ final class SyncController {
         status = .syncing
         let store = store
         let started = generation
-        model.inBackground({ () throws(SyncError) -> JournalSync? in
-            guard let state = try? store.syncState() else { throw .notSetUp }
-            guard let key = SyncKeyring.key(for: store) else { return nil }
-            return try JournalSync.open(store, at: try SyncTarget.place(state.place, password: SyncKeyring.password(for: store)), key: key)
-        }) { [weak self] result in
+        model.inBackground({ () throws(SyncError) -> JournalSync? in try SyncKeyring.openSync(for: store) }) { [weak self] result in
             guard let self else { return }
             isRunning = false
             // Set up, unlocked or turned off meanwhile: that decided it.

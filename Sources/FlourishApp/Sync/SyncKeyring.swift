@@ -15,6 +15,16 @@ public enum SyncKeyring {
         (try? Keyring.lookup(journal: journal.file, kind: "password", unlocking: unlocking)) ?? nil
     }
 
+    /// The journal's sync, opened with the key (and password) this machine keeps: nil when no
+    /// keyring keeps the key (with `unlocking` false, a locked keyring keeps none). The window's
+    /// sync and the locked journal's both open it so.
+    public static func openSync(for journal: JournalStore, unlocking: Bool = true) throws(SyncError) -> JournalSync? {
+        guard let state = try? journal.syncState() else { throw .notSetUp }
+        guard let key = key(for: journal, unlocking: unlocking) else { return nil }
+        let place = try SyncTarget.place(state.place, password: password(for: journal, unlocking: unlocking))
+        return try JournalSync.open(journal, at: place, key: key)
+    }
+
     /// Keeps the key, and the password when there is one; false when no Secret Service took them.
     @discardableResult
     public static func keep(key: JournalKey, password: String?, for journal: JournalStore) -> Bool {
