@@ -42,6 +42,11 @@ static inline GtkWidget *flourish_message_dialog_new(GtkWindow *parent, const ch
     return dialog;
 }
 
+// g_signal_emit_by_name is variadic: a signal with no arguments and no return value.
+static inline void flourish_emit(gpointer instance, const char *signal) {
+    g_signal_emit_by_name(instance, signal);
+}
+
 // g_object_set is variadic.
 static inline void flourish_password_entry_set_placeholder(GtkWidget *entry, const char *text) {
     g_object_set(entry, "placeholder-text", text, NULL);

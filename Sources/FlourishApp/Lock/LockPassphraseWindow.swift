@@ -62,15 +62,7 @@ final class LockPassphraseWindow {
 
         cancelButton.onClicked { [unowned self] in window.close() }
         actionButton.onClicked { [unowned self] in act() }
-        for (index, (field, _)) in fields.enumerated() {
-            let next = index + 1 < fields.count ? fields[index + 1].0 : nil
-            field.onActivate { [unowned self] in if let next { _ = next.grabFocus() } else { act() } }
-        }
-        // Secrets are not kept in a window once it is closed.
-        window.onCloseRequest { [unowned self] in
-            for field in [currentField, newField, againField] { field.text = "" }
-            return false
-        }
+        PassphraseFields.wire(fields.map(\.0), in: window) { [unowned self] in act() }
     }
 
     func present() {

@@ -52,14 +52,7 @@ final class SyncKeyWindow {
 
         cancelButton.onClicked { [unowned self] in window.close() }
         changeButton.onClicked { [unowned self] in change() }
-        currentField.onActivate { [unowned self] in _ = newField.grabFocus() }
-        newField.onActivate { [unowned self] in _ = againField.grabFocus() }
-        againField.onActivate { [unowned self] in change() }
-        // Secrets are not kept in a window once it is closed.
-        window.onCloseRequest { [unowned self] in
-            for field in [currentField, newField, againField] { field.text = "" }
-            return false
-        }
+        PassphraseFields.wire([currentField, newField, againField], in: window) { [unowned self] in change() }
     }
 
     func present() {
