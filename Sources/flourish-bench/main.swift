@@ -87,13 +87,25 @@ func crashTestEntry(_ number: Int) -> NewEntry {
     return try! EntryDraft(title: "Crash test \(number)", body: body, mood: Mood(rawValue: number % 6)).validated().get()
 }
 
+/// The photo crash-test entry `number` carries, every third one: a JPEG's first bytes, then
+/// from a line to about 100 KB, so that a kill can land while the photo is being written.
+func crashTestPhoto(_ number: Int) -> Data {
+    Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(String(repeating: "Photo \(number) of the crash test. ", count: 1 + (number * 53) % 3000).utf8)
+}
+
 func saveLoop(path: String, first: Int, locked: Bool) throws -> Never {
     // A passphrase on the command line would be readable by every user through /proc.
     let cipher = locked ? try JournalLock.unlock(path: path, secret: readLine(strippingNewline: true) ?? "") : nil
     let store = try JournalStore(path: path, cipher: cipher)
     var number = first
     while true {
-        let saved = try store.save(crashTestEntry(number), createdAt: Date())
+        var entry = crashTestEntry(number)
+        if number % 3 == 0 {
+            // The photo is kept before the entry that names it is saved.
+            let photo = try store.addPhoto(crashTestPhoto(number), fileName: "crash-\(number).jpg")
+            entry = try EntryDraft(title: entry.title, body: entry.body, mood: entry.mood, photos: [photo]).validated().get()
+        }
+        let saved = try store.save(entry, createdAt: Date())
         // Printed only after save returned: an acknowledged entry, which must survive the kill.
         FileHandle.standardOutput.write(Data("saved \(number) \(saved.uuid)\n".utf8)) // unbuffered: write(2)
         number += 1

@@ -85,6 +85,16 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
         return try real.useEarlierVersion(version, forEntry: id, updatedAt: updatedAt)
     }
 
+    /// A failed save fails keeping a photo too: the disk that refuses one refuses the other.
+    public func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data?) throws(JournalError) -> EntryPhoto {
+        if take(&saveFailures) { throw error }
+        return try real.addPhoto(bytes, fileName: fileName, thumbnail: thumbnail)
+    }
+
+    public func photo(_ photo: EntryPhoto) throws(JournalError) -> Data { try real.photo(photo) }
+    public func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data? { try real.thumbnail(of: photo) }
+    public func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError) { try real.keepThumbnail(bytes, of: photo) }
+
     public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }

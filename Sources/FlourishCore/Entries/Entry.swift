@@ -16,9 +16,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public let updatedAt: Date?
     /// The tags it carries ("What did you do?"), by id.
     public internal(set) var tagIDs: Set<Int64>
+    /// The photos it carries, in order.
+    public internal(set) var photos: [EntryPhoto]
 
     public init(id: Int64, title: String, body: String, mood: Mood, createdAt: Date, location: Location? = nil,
-                uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil, tagIDs: Set<Int64> = []) {
+                uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil, tagIDs: Set<Int64> = [],
+                photos: [EntryPhoto] = []) {
         self.id = id
         self.title = title
         self.body = body
@@ -28,6 +31,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
         self.uuid = uuid
         self.updatedAt = updatedAt
         self.tagIDs = tagIDs
+        self.photos = photos
     }
 
     /// The same entry carrying `tags` instead.

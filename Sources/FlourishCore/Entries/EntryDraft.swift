@@ -11,15 +11,18 @@ public struct EntryDraft: Sendable, Equatable {
     public var date: Date?
     /// The tags chosen for it.
     public var tagIDs: Set<Int64>
+    /// The photos chosen for it, in order; nil, for an edit, leaves the entry's as they are.
+    public var photos: [EntryPhoto]?
 
     public init(title: String = "", body: String = "", mood: Mood? = nil, location: Location? = nil, date: Date? = nil,
-                tagIDs: Set<Int64> = []) {
+                tagIDs: Set<Int64> = [], photos: [EntryPhoto]? = nil) {
         self.title = title
         self.body = body
         self.mood = mood
         self.location = location
         self.date = date
         self.tagIDs = tagIDs
+        self.photos = photos
     }
 
     /// A reason the draft cannot be saved yet, said next to the field it concerns.
@@ -59,7 +62,7 @@ public struct EntryDraft: Sendable, Equatable {
         let problems = problems(now: now)
         guard problems.isEmpty, let mood else { return .failure(ValidationError(problems: problems)) }
         return .success(NewEntry(title: title.withoutNUL.oneLine.trimmed, body: body.withoutNUL.trimmed, mood: mood,
-                                 location: location, date: date, tagIDs: tagIDs))
+                                 location: location, date: date, tagIDs: tagIDs, photos: photos))
     }
 }
 
@@ -73,6 +76,9 @@ public struct NewEntry: Sendable, Equatable {
     public let date: Date?
     /// The tags it carries: a new entry starts with them; an edited one carries exactly these.
     public let tagIDs: Set<Int64>
+    /// The photos it carries, in order: a new entry starts with them (nil: none); an edited one
+    /// carries exactly these (nil: the ones it had).
+    public let photos: [EntryPhoto]?
 }
 
 public struct ValidationError: Error, Equatable, Sendable {

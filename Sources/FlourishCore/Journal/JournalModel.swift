@@ -54,6 +54,11 @@ public final class JournalModel {
     var mergedTags: [Int64: Int64] = [:]
     /// Searches run here, apart from the rows' reads and the saves.
     let searching = DispatchQueue(label: "flourish.search", qos: .userInitiated)
+    /// Photos are added, and originals read, here: a large one takes a while to decode, and
+    /// saves must not wait behind it.
+    let photoWork = DispatchQueue(label: "flourish.photos", qos: .userInitiated)
+    /// Thumbnails are read (and made, the first time) here, beside the rows' reads.
+    let thumbnailWork = DispatchQueue(label: "flourish.thumbnails", qos: .userInitiated)
     /// Counts searches started, so that only the latest one's answer is delivered.
     var searchGeneration = 0
     var cache: [Int64: Entry] = [:]

@@ -38,9 +38,9 @@ extension JournalStore {
 
     private static func insert(_ draft: EntryDraft, id: Int, entryID: Int64?, _ db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO kept_draft (id, entry_id, title, body, mood, date, tag_ids) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO kept_draft (id, entry_id, title, body, mood, date, tag_ids, photos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [id, entryID, draft.title, draft.body, draft.mood?.rawValue, draft.date?.timeIntervalSince1970,
-                             draft.tagIDs.sorted().map(String.init).joined(separator: " ")])
+                             draft.tagIDs.sorted().map(String.init).joined(separator: " "), EntryPhoto.text(draft.photos ?? [])])
     }
 
     /// What was kept, if anything. Read without writing (start-up writes nothing before the
@@ -55,7 +55,12 @@ extension JournalStore {
             let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:))
             let date = (row["date"] as Double?).map(Date.init(timeIntervalSince1970:))
             let tags = Set(((row["tag_ids"] as String?) ?? "").split(separator: " ").compactMap { Int64($0) })
-            let draft = EntryDraft(title: row["title"], body: row["body"], mood: mood, date: date, tagIDs: tags)
+            // None kept (or kept before photos, by v8) reads as nil: no photos for a new entry,
+            // the entry's own for an edit (an edit that took every photo off gets them back,
+            // rather than an edit made before photos taking them off).
+            let photos = EntryPhoto.list((row["photos"] as String?) ?? "")
+            let draft = EntryDraft(title: row["title"], body: row["body"], mood: mood, date: date, tagIDs: tags,
+                                   photos: photos.isEmpty ? nil : photos)
             switch row["id"] as Int {
             case 1: kept.newEntry = draft
             case 2: if let entryID = row["entry_id"] as Int64? { kept.edit = (entryID, draft) }
@@ -72,3 +77,4 @@ extension JournalStore {
         try writing { db in try db.execute(sql: "DELETE FROM kept_draft") }
     }
 }
+

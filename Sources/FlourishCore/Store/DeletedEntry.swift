@@ -9,4 +9,7 @@ public struct DeletedEntry: Sendable, Equatable {
     let storedRow: [String: DatabaseValue]
     /// The tags it carried, put back with it (those that still exist).
     var tagIDs: Set<Int64> = []
+    /// The photos it carried, put back with it: their files stay while the Undo can bring them
+    /// back (unused photos are let go only at the next start).
+    var photos: [EntryPhoto] = []
 }

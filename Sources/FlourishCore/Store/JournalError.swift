@@ -42,6 +42,14 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case closed
     case io(reason: String)
     case other(reason: String)
+    /// A file added as a photo that is not a JPEG, PNG, WebP or HEIC picture.
+    case notAPicture(name: String)
+    /// A picture that could not be read (damaged, cut short), with why.
+    case unreadablePicture(name: String, reason: String)
+    /// A photo whose file is no longer in the journal's photo folder.
+    case photoMissing(name: String)
+    /// A photo whose file is not what Flourish wrote (changed or cut short): never shown.
+    case photoDamaged(name: String)
 
     public var errorDescription: String? {
         switch self {
@@ -89,6 +97,14 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("Flourish could not read or write the journal (%@). Check the disk and try again."), reason)
         case let .other(reason):
             reason
+        case let .notAPicture(name):
+            String(format: tr("“%@” is not a picture Flourish can keep: only JPEG, PNG, WebP and HEIC photos can be added."), name)
+        case let .unreadablePicture(name, reason):
+            String(format: tr("“%@” could not be read as a picture (%@), so it was not added."), name, reason)
+        case let .photoMissing(name):
+            String(format: tr("The photo “%@” is no longer in the journal's photo folder."), name)
+        case let .photoDamaged(name):
+            String(format: tr("The photo “%@” was changed or cut short since Flourish kept it, so it is not shown."), name)
         }
     }
 

@@ -24,6 +24,8 @@ enum JournalSchema {
     /// while it is locked (so, for a locked journal, sealed like the rest of it), and put back on
     /// unlock.
     static let keptDraftMigration = "v8: kept draft"
+    /// Photos: the keys that seal their files, the photos kept, and which entries carry them.
+    static let photosMigration = "v9: photos"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -65,7 +67,44 @@ enum JournalSchema {
                 )
                 """)
         }
+        migrator.registerMigration(photosMigration, foreignKeyChecks: .immediate, migrate: addPhotos)
         return migrator
+    }
+
+    /// - `photo_key`: the keys that seal photo files (`PhotoSeal`), kept here so that a photo is
+    ///   exactly as private as the journal: sealed with it when it is locked. `made_locked` says a
+    ///   key was made while the journal was locked (one made before could have been read from the
+    ///   disk then; a locked journal seals new photos only with a key it made locked).
+    /// - `photo`: each photo kept in the photo folder, by name (`PhotoName`, from its content),
+    ///   its key, its kind and size in bytes. A row no entry, kept draft or earlier version
+    ///   names is removed at the next start (`JournalStore.forgetUnusedPhotos`).
+    /// - `entry_photo`: the photos each entry carries, in order, each with its file's name.
+    /// - A kept draft and an earlier version gain their photos (as `EntryPhoto.text`).
+    private static func addPhotos(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE photo_key (
+              id INTEGER PRIMARY KEY,
+              key BLOB NOT NULL CHECK (length(key) = 32),
+              made_locked INTEGER NOT NULL
+            );
+            CREATE TABLE photo (
+              name     TEXT PRIMARY KEY NOT NULL,
+              key_id   INTEGER NOT NULL REFERENCES photo_key(id),
+              format   TEXT NOT NULL,
+              size     INTEGER NOT NULL,
+              added_at TEXT NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE entry_photo (
+              entry_id  INTEGER NOT NULL REFERENCES entry(id) ON DELETE CASCADE,
+              position  INTEGER NOT NULL,
+              photo     TEXT NOT NULL REFERENCES photo(name),
+              file_name TEXT NOT NULL,
+              PRIMARY KEY (entry_id, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX entry_photo_by_photo ON entry_photo (photo);
+            ALTER TABLE kept_draft ADD COLUMN photos TEXT NOT NULL DEFAULT '';
+            ALTER TABLE entry_version ADD COLUMN photos TEXT NOT NULL DEFAULT '';
+            """)
     }
 
     /// SQLite cannot add a NOT NULL UNIQUE column to a table with rows, so the table is rebuilt:

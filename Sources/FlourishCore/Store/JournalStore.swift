@@ -219,6 +219,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             try record.insert(db)
             let id = db.lastInsertedRowID
             if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: id, db) }
+            if let photos = entry.photos, !photos.isEmpty { try Self.setPhotos(photos, forEntry: id, db) }
             return try Self.readBack(db, id: id)
         }
     }
@@ -231,7 +232,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             for (entry, createdAt) in entries {
                 var record = EntryRecord(entry, createdAt: createdAt)
                 try record.insert(db)
-                if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: db.lastInsertedRowID, db) }
+                let id = db.lastInsertedRowID
+                if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: id, db) }
+                if let photos = entry.photos, !photos.isEmpty { try Self.setPhotos(photos, forEntry: id, db) }
             }
             return entries.count
         }
@@ -262,6 +265,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         try db.execute(sql: "UPDATE entry SET \(assignments) WHERE id = ?", arguments: arguments)
         guard db.changesCount > 0 else { throw JournalError.entryMissing }
         try setTags(entry.tagIDs, forEntry: id, db)
+        if let photos = entry.photos { try setPhotos(photos, forEntry: id, db) }
         return try readBack(db, id: id)
     }
 
@@ -273,8 +277,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             guard case .success(let entry) = StoredEntry.read(row) else { throw JournalError.unreadableEntry }
             let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
             let tags = try Self.tagIDs(forEntries: [id], db)[id] ?? []
+            let photos = try Self.photos(forEntries: [id], db)[id] ?? []
             try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
-            return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags)
+            return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags, photos: photos)
         }
     }
 
@@ -282,6 +287,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         try writing { db in
             try Self.insert(deleted.storedRow.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, db)
             try Self.setTags(deleted.tagIDs, forEntry: deleted.entry.id, db)
+            try Self.setPhotos(deleted.photos, forEntry: deleted.entry.id, db)
             return try Self.readBack(db, id: deleted.entry.id)
         }
     }
@@ -368,7 +374,11 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         // A failed read of the tags fails the read (tried again, or one by one on a damaged
         // page): an entry shown without the tags it has would lose them at its next edit.
         let tags = try tagIDs(forEntries: batch.entries.map(\.id), db)
-        for index in batch.entries.indices { batch.entries[index].tagIDs = tags[batch.entries[index].id] ?? [] }
+        let photos = try photos(forEntries: batch.entries.map(\.id), db)
+        for index in batch.entries.indices {
+            batch.entries[index].tagIDs = tags[batch.entries[index].id] ?? []
+            batch.entries[index].photos = photos[batch.entries[index].id] ?? []
+        }
         return batch
     }
 
@@ -396,7 +406,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
               case .success(let entry) = StoredEntry.read(row) else {
             throw JournalError.other(reason: tr("The saved entry could not be read back."))
         }
-        return entry.withTags(try tagIDs(forEntries: [id], db)[id] ?? [])
+        var read = entry.withTags(try tagIDs(forEntries: [id], db)[id] ?? [])
+        read.photos = try photos(forEntries: [id], db)[id] ?? []
+        return read
     }
 
     /// How many entries the journal holds.

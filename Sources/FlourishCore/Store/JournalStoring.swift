@@ -56,6 +56,15 @@ public protocol JournalStoring: Sendable {
     func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion]
     /// Takes an earlier version back as an edit, keeping the version it replaces.
     func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry
+
+    /// Keeps a picture's bytes (durably, before any entry names it) and returns the photo to
+    /// put on an entry; see `JournalStore.addPhoto`.
+    func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data?) throws(JournalError) -> EntryPhoto
+    /// A photo's original bytes, exactly as added.
+    func photo(_ photo: EntryPhoto) throws(JournalError) -> Data
+    /// A photo's kept thumbnail; nil until one is made.
+    func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data?
+    func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError)
 }
 
 extension JournalStoring {

@@ -39,7 +39,8 @@ extension JournalStore {
                 INSERT INTO sync_change (kind, name) SELECT 'version', ? WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
                 """, arguments: [String(db.lastInsertedRowID)])
             let entry = try JournalStore.update(id: id, with: NewEntry(title: version.title, body: version.body, mood: version.mood,
-                                                                       location: nil, date: version.createdAt, tagIDs: Set(tagIDs)),
+                                                                       location: nil, date: version.createdAt, tagIDs: Set(tagIDs),
+                                                                       photos: nil),
                                                 updatedAt: updatedAt, db)
             try db.execute(sql: "DELETE FROM entry_version WHERE id = ?", arguments: [version.id])
             return entry

@@ -39,6 +39,12 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func useEarlierVersion(_ version: EarlierVersion, forEntry id: Int64, updatedAt: Date) throws(JournalError) -> Entry {
         try real.useEarlierVersion(version, forEntry: id, updatedAt: updatedAt)
     }
+    func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data?) throws(JournalError) -> EntryPhoto {
+        try real.addPhoto(bytes, fileName: fileName, thumbnail: thumbnail)
+    }
+    func photo(_ photo: EntryPhoto) throws(JournalError) -> Data { try real.photo(photo) }
+    func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data? { try real.thumbnail(of: photo) }
+    func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError) { try real.keepThumbnail(bytes, of: photo) }
     func createTag(named name: String) throws(JournalError) -> Tag { try real.createTag(named: name) }
     func renameTag(id: Int64, to name: String) throws(JournalError) { try real.renameTag(id: id, to: name) }
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int { try real.mergeTag(id: id, into: target) }

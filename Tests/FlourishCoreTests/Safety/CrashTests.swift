@@ -156,6 +156,36 @@ final class CrashTests: XCTestCase {
                 XCTAssertTrue(row["body"] as String == want.body, "round \(round): entry \(number) is whole")
                 XCTAssertEqual(row["mood"] as Int, want.mood, "round \(round)")
             }
+            try verifyPhotos(db, acknowledged, journal: path, round: round)
+        }
+    }
+
+    /// What the helper attaches to every third entry, worked out again here independently.
+    private func expectedPhoto(_ number: Int) -> Data {
+        Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(String(repeating: "Photo \(number) of the crash test. ", count: 1 + (number * 53) % 3000).utf8)
+    }
+
+    /// No entry names a photo that is not whole in the photo folder, and every acknowledged
+    /// entry that was given a photo has it.
+    private func verifyPhotos(_ db: Database, _ acknowledged: [Int: String], journal: String, round: Int) throws {
+        guard try db.tableExists("entry_photo") else { return XCTAssertTrue(acknowledged.isEmpty, "round \(round)") }
+        let folder = PhotoFolder(journal: journal)
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT e.title, e.uuid, p.name, k.key FROM entry_photo ep JOIN entry e ON e.id = ep.entry_id
+              JOIN photo p ON p.name = ep.photo JOIN photo_key k ON k.id = p.key_id
+            """)
+        var withPhoto = Set<String>()
+        for row in rows {
+            let title: String = row["title"]
+            let name: String = row["name"]
+            let number = try XCTUnwrap(Int(title.dropFirst("Crash test ".count)), title)
+            let sealed = try XCTUnwrap(folder.read(name), "round \(round): the photo of \(title) is on disk")
+            XCTAssertEqual(PhotoSeal.open(sealed, key: Array(row["key"] as Data), name: name), expectedPhoto(number),
+                           "round \(round): the photo of \(title) is whole")
+            withPhoto.insert(row["uuid"])
+        }
+        for (number, uuid) in acknowledged where number % 3 == 0 {
+            XCTAssertTrue(withPhoto.contains(uuid), "round \(round): acknowledged entry \(number) carries its photo")
         }
     }
 }

@@ -59,7 +59,8 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft"])
+                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft",
+                            "v9: photos"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -120,7 +121,8 @@ final class MigrationTests: XCTestCase {
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                            ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft"])
+                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft",
+                            "v9: photos"])
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -131,6 +133,21 @@ final class MigrationTests: XCTestCase {
     }
 
     /// Every row of the journal's own tables, as SQLite holds them.
+    /// Takes off what v9 adds to a journal: its migration's row, its three empty tables, and the
+    /// empty list of photos it adds to each kept draft and earlier version. What is left is the
+    /// journal as it was.
+    private func peelPhotos(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(tables["grdb_migrations"]?.removeLast(), ["text:'v9: photos'"], file: file, line: line)
+        for table in ["photo_key", "photo", "entry_photo"] {
+            XCTAssertEqual(tables.removeValue(forKey: table), [], "v9's \(table) starts empty", file: file, line: line)
+        }
+        for table in ["kept_draft", "entry_version"] {
+            guard let rows = tables[table] else { continue }
+            XCTAssertEqual(rows.map { $0.last }, rows.map { _ in "text:''" }, "\(table) gains no photos", file: file, line: line)
+            tables[table] = rows.map { Array($0.dropLast()) }
+        }
+    }
+
     private func everyTable(_ path: String) throws -> [String: [[String]]] {
         let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: { var c = Configuration(); c.readonly = true; return c }())
         defer { try? queue.close() }
@@ -140,7 +157,8 @@ final class MigrationTests: XCTestCase {
                 ? ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] : []
             let stamps = try db.tableExists("sync_revival") ? ["sync_revival", "sync_tag_made"] : []
             let kept = try db.tableExists("kept_draft") ? ["kept_draft"] : []
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept {
+            let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -164,6 +182,7 @@ final class MigrationTests: XCTestCase {
         _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         var after = try everyTable(path)
+        peelPhotos(&after)
         dropEmptySyncTables(&after)
         after["entry"]?.removeLast()
         after["sqlite_sequence"] = before["sqlite_sequence"]
@@ -210,6 +229,7 @@ final class MigrationTests: XCTestCase {
         _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         var after = try everyTable(path)
+        peelPhotos(&after)
         dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
@@ -274,6 +294,7 @@ final class MigrationTests: XCTestCase {
         _ = try store.save(try EntryDraft(title: "one more", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         var after = try everyTable(path)
+        peelPhotos(&after)
         dropEmptySyncTables(&after)
         after["entry"]?.removeAll { $0[1] == "text:'one more'" }
         after["sqlite_sequence"] = before["sqlite_sequence"]
@@ -304,6 +325,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(store.check(), .healthy)
         store.close()
         var after = try everyTable(path)
+        peelPhotos(&after)
         XCTAssertEqual(after.removeValue(forKey: "sync_revival"), [])
         XCTAssertEqual(after.removeValue(forKey: "sync_tag_made"), [])
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
@@ -333,6 +355,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(store.check(), .healthy)
         store.close()
         var after = try everyTable(path)
+        peelPhotos(&after)
         XCTAssertEqual(after["grdb_migrations"]?.removeLast(), ["text:'v8: kept draft'"])
         XCTAssertEqual(after.removeValue(forKey: "kept_draft"), [], "an empty kept draft table is all v8 adds")
         XCTAssertEqual(after, before, "no row of a v7 journal changes by opening it")
@@ -360,6 +383,38 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(edit.draft, EntryDraft(title: "Written by v8, edited", body: "An edit not saved yet", mood: .reallyGood))
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v8 journal changes by opening it")
+        var after = try everyTable(path)
+        peelPhotos(&after)
+        XCTAssertEqual(after, before, "no row of a v8 journal changes by opening it")
+    }
+
+    /// A v9 journal (the v8 one given three photos: two on one entry, one of them on another
+    /// entry under another name, a PNG on the kept New Entry draft, and one thumbnail): it opens
+    /// with every row as it was, and every photo opens byte for byte from its folder.
+    func testAV9JournalOpensWithItsPhotosAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v9.sqlite")
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("journal-v9-photos").path,
+                                         toPath: folder.file("journal-v9-photos"))
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.last, ["text:'v9: photos'"])
+        XCTAssertEqual(before["entry_photo"]?.count, 3)
+        let store = try JournalStore(path: path)
+        let entries = try store.entries(ids: try store.entryIDs())
+        let first = try XCTUnwrap(entries.first { $0.title == "Written by v9, with photos 📷" })
+        XCTAssertEqual(first.photos.map(\.fileName), ["IMG_2041.jpg", "dunes.jpg"])
+        XCTAssertEqual(try store.photo(first.photos[0]), PhotoStoreTests.picture(901, size: 30_000))
+        XCTAssertEqual(try store.photo(first.photos[1]), PhotoStoreTests.picture(902, size: 12_000))
+        XCTAssertEqual(try store.thumbnail(of: first.photos[0]), PhotoStoreTests.picture(904, size: 2_000))
+        let again = try XCTUnwrap(entries.first { $0.title == "The same dunes" })
+        XCTAssertEqual(again.photos, [EntryPhoto(id: first.photos[1].id, fileName: "dunes again.jpg")])
+        let kept = store.keptDrafts()
+        let scan = try XCTUnwrap(kept.newEntry?.photos?.first)
+        XCTAssertEqual(scan.fileName, "scan.png")
+        XCTAssertEqual(try store.format(of: scan), .png)
+        XCTAssertEqual(try store.photo(scan).dropFirst(8), PhotoStoreTests.picture(903, size: 5_000))
+        XCTAssertEqual(kept.edit?.draft.photos, [first.photos[1]])
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v9 journal changes by opening it")
     }
 }

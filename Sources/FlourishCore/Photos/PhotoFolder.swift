@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+
+/// The folder beside a journal that holds its photos ("journal-photos" beside "journal.sqlite"):
+/// one file per photo, named by its content (`PhotoName`), and one per thumbnail ("<name>.thumb").
+/// Files are written once, whole, and never changed: the journal and every backup of it refer
+/// to the same files, so eleven backups do not keep eleven copies of a photo.
+public struct PhotoFolder: Sendable {
+    public let path: String
+
+    /// The photo folder of the journal file `journal` (symbolic links followed).
+    public init(journal: String) {
+        let file = JournalFile.resolve(journal)
+        let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        path = ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent("\(stem)-photos")
+    }
+
+    static let thumbnailSuffix = ".thumb"
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
+
+    /// Writes `bytes` as the file `name`, durably, before returning: into a private file under
+    /// a temporary name, synced, renamed into place, and the folder synced. A crash leaves
+    /// either no file or the whole one; never a part under the real name. A file already there
+    /// is the same bytes (names come from content) and is left as it is.
+    func write(_ bytes: Data, as name: String) throws(JournalError) {
+        guard !exists(name) else { return }
+        let folder = path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotCreateFolder(path: folder, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+        }
+        let partial = file(".\(name).\(UUID().uuidString).partial")
+        let descriptor = open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.failure(errno) }
+        var written = 0
+        let complete = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                // Not empty here, so it has an address.
+                let count = Glibc.write(descriptor, raw.baseAddress! + written, raw.count - written)
+                guard count > 0 else { return false }
+                written += count
+            }
+            return fsync(descriptor) == 0
+        }
+        let failure = errno
+        close(descriptor)
+        guard complete, rename(partial, file(name)) == 0 else {
+            let failure = complete ? errno : failure
+            unlink(partial)
+            throw Self.failure(failure)
+        }
+        Self.syncFolder(folder)
+    }
+
+    /// The file `name`'s bytes; nil when there is no such file.
+    func read(_ name: String) throws(JournalError) -> Data? {
+        guard exists(name) else { return nil }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: file(name)))
+        } catch {
+            throw .io(reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+        }
+    }
+
+    /// Every photo's name there (thumbnails, and files being written, left out).
+    func names() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(PhotoName.isValid)
+    }
+
+    /// Removes a photo's file and its thumbnail.
+    func remove(_ name: String) {
+        unlink(file(name))
+        unlink(file(name + Self.thumbnailSuffix))
+    }
+
+    /// Files a write left half done (killed before its rename), older than `age` seconds.
+    func removeLeftovers(olderThan age: TimeInterval, now: Date = Date()) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name.hasSuffix(".partial") {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file(name))
+            if let modified = attributes?[.modificationDate] as? Date, now.timeIntervalSince(modified) > age {
+                unlink(file(name))
+            }
+        }
+    }
+
+    /// The folder's own entry of a new name, on the disk (rename is durable only once it is).
+    private static func syncFolder(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func failure(_ code: Int32) -> JournalError {
+        code == ENOSPC ? .diskFull : .io(reason: String(cString: strerror(code)))
+    }
+}
