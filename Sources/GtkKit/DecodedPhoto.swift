@@ -8,7 +8,7 @@ import CGtk
 /// GObject's reference counting is atomic, so the last reference may go on any thread.
 public final class DecodedPhoto: @unchecked Sendable {
     let pixbuf: OpaquePointer
-    public let format: PhotoFormat
+    public let format: PictureFormat
     /// The size of these pixels.
     public let width: Int
     public let height: Int

@@ -17,10 +17,50 @@ public enum FileChooser {
     public struct Filter: Sendable {
         public let name: String
         public let suffixes: [String]
+        /// Kinds of file by MIME type ("image/jpeg"), beside the endings: a photo without an
+        /// ending is still a photo.
+        public let mimeTypes: [String]
 
-        public init(name: String, suffixes: [String]) {
+        public init(name: String, suffixes: [String], mimeTypes: [String] = []) {
             self.name = name
             self.suffixes = suffixes
+            self.mimeTypes = mimeTypes
+        }
+    }
+
+    /// Asks for one file or more to open (several chosen with Ctrl or Shift): `completion` gets
+    /// their paths, or none when the person cancelled.
+    public static func askForFiles(title: String, from widget: Widget, accept: String, cancel: String, filters: [Filter] = [],
+                                   completion: @escaping @MainActor ([String]) -> Void) {
+        let parent = gtk_widget_get_root(widget.raw).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        guard let chooser = gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, accept, cancel) else { return completion([]) }
+        gtk_native_dialog_set_modal(typed(chooser), 1)
+        gtk_file_chooser_set_select_multiple(chooser, 1)
+        add(filters, to: chooser)
+        Signal.connectResponse(UnsafeMutableRawPointer(chooser), "response") { response in
+            var paths: [String] = []
+            if response == GTK_RESPONSE_ACCEPT.rawValue, let files = gtk_file_chooser_get_files(chooser) {
+                paths = FileList.paths(in: files)
+                g_object_unref(UnsafeMutableRawPointer(files))
+            }
+            gtk_native_dialog_destroy(typed(chooser))
+            // The reference gtk_file_chooser_native_new gave; the emission holds its own until it returns.
+            g_object_unref(UnsafeMutableRawPointer(chooser))
+            completion(paths)
+        }
+        gtk_native_dialog_show(typed(chooser))
+    }
+
+    private static func add(_ filters: [Filter], to chooser: OpaquePointer) {
+        for filter in filters {
+            let made = gtk_file_filter_new()
+            gtk_file_filter_set_name(made, filter.name)
+            for suffix in filter.suffixes { gtk_file_filter_add_suffix(made, suffix) }
+            for type in filter.mimeTypes { gtk_file_filter_add_mime_type(made, type) }
+            if filter.suffixes.isEmpty && filter.mimeTypes.isEmpty { gtk_file_filter_add_pattern(made, "*") }
+            // The chooser keeps its own reference.
+            gtk_file_chooser_add_filter(chooser, made)
+            g_object_unref(UnsafeMutableRawPointer(made))
         }
     }
 
@@ -36,15 +76,7 @@ public enum FileChooser {
         guard let native = gtk_file_chooser_native_new(title, parent, action, accept, cancel) else { return completion(nil) }
         let chooser = native
         gtk_native_dialog_set_modal(typed(native), 1)
-        for filter in filters {
-            let made = gtk_file_filter_new()
-            gtk_file_filter_set_name(made, filter.name)
-            for suffix in filter.suffixes { gtk_file_filter_add_suffix(made, suffix) }
-            if filter.suffixes.isEmpty { gtk_file_filter_add_pattern(made, "*") }
-            // The chooser keeps its own reference.
-            gtk_file_chooser_add_filter(chooser, made)
-            g_object_unref(UnsafeMutableRawPointer(made))
-        }
+        add(filters, to: chooser)
         if case .save(let name) = kind {
             // Pictures for an image, Documents for the rest; home when there is no such folder.
             let special = name.hasSuffix(".png") ? G_USER_DIRECTORY_PICTURES : G_USER_DIRECTORY_DOCUMENTS

@@ -32,7 +32,7 @@ public enum PhotoDecoding {
 
 /// What `PhotoDecoding.read` found in a photo.
 public struct PhotoSummary: Sendable, Equatable {
-    public let format: PhotoFormat
+    public let format: PictureFormat
     /// The photo's own size as a person sees it, after its EXIF orientation: 400×600 for a
     /// 600×400 picture taken with the camera turned a quarter.
     public let width: Int
@@ -45,7 +45,7 @@ public struct PhotoThumbnail: Sendable, Equatable {
     /// The encoded picture.
     public let bytes: Data
     /// `.jpeg`, or `.png` for a photo with transparent pixels (JPEG has no transparency).
-    public let format: PhotoFormat
+    public let format: PictureFormat
     public let width: Int
     public let height: Int
 }
@@ -61,14 +61,14 @@ public struct PhotoDecodingError: Error, Sendable, Equatable {
         case damaged(reason: String)
         /// A picture in a format Flourish reads, but this computer has no reader for it
         /// (`scripts/setup` installs them: webp-pixbuf-loader, heif-gdk-pixbuf).
-        case readerMissing(PhotoFormat)
+        case readerMissing(PictureFormat)
     }
 
     public let kind: Kind
 
     public init(_ kind: Kind) { self.kind = kind }
 
-    /// A file that stops before its picture's end (see `PhotoFormat.isWhole`).
+    /// A file that stops before its picture's end (see `PictureFormat.isWhole`).
     static let cutShort = PhotoDecodingError(.damaged(reason: "the picture's data stops before its end (the file was cut short or is damaged)"))
 
     public var message: String {

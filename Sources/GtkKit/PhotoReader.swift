@@ -8,7 +8,7 @@ enum PhotoReader {
     /// Pixels read, oriented and fitted, holding one reference on `pixbuf` until `release`.
     struct Pixels {
         let pixbuf: OpaquePointer
-        let format: PhotoFormat
+        let format: PictureFormat
         let photoWidth: Int
         let photoHeight: Int
 
@@ -23,7 +23,7 @@ enum PhotoReader {
     }
 
     private static func read(_ bytes: UnsafeRawBufferPointer, fitting box: (width: Int, height: Int)) throws(PhotoDecodingError) -> Pixels {
-        guard let format = PhotoFormat(sniffing: bytes), let start = bytes.baseAddress else {
+        guard let format = PictureFormat(sniffing: bytes), let start = bytes.baseAddress else {
             throw PhotoDecodingError(.notAnImage)
         }
         guard format.isWhole(bytes) else { throw .cutShort }

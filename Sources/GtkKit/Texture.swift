@@ -17,7 +17,7 @@ public final class Texture {
     /// `PhotoDecoding` refuses: not a picture Flourish reads, or cut short or damaged.
     public init(encoded data: Data) throws(PhotoDecodingError) {
         let checked = data.withUnsafeBytes { bytes -> PhotoDecodingError? in
-            guard let format = PhotoFormat(sniffing: bytes) else { return PhotoDecodingError(.notAnImage) }
+            guard let format = PictureFormat(sniffing: bytes) else { return PhotoDecodingError(.notAnImage) }
             guard format.isWhole(bytes) else { return .cutShort }
             return nil
         }

@@ -7,7 +7,7 @@ enum ThumbnailEncoder {
     static let jpegQuality = "85"
 
     static func encode(_ pixbuf: OpaquePointer) throws(PhotoDecodingError) -> PhotoThumbnail {
-        let format: PhotoFormat = hasTransparentPixels(pixbuf) ? .png : .jpeg
+        let format: PictureFormat = hasTransparentPixels(pixbuf) ? .png : .jpeg
         let options = format == .jpeg ? [("quality", jpegQuality)] : []
         var buffer: UnsafeMutablePointer<gchar>?
         var size: gsize = 0

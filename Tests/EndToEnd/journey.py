@@ -928,6 +928,107 @@ def daylio_backup_arrives():
           rows == [("Comet", 0, "We saw it", "2024-03-01 20:00:00.000"), ("Late night", 4, "Cold, clear\nsky", "2024-03-02 19:30:00.000")])
 
 
+def named_containing(app, words):
+    """The first showing node whose name holds `words`."""
+    for node in descendants(app.app):
+        try:
+            if words in (node.name or "") and showing(node):
+                return node
+        except Exception:
+            continue
+    return None
+
+
+def photos_are_added_seen_and_kept_sealed():
+    print("journey: photos are added through the chooser and by pasting, seen in the viewer from the keyboard", flush=True)
+    pictures = os.path.join(WORK, "pictures")
+    os.makedirs(pictures, exist_ok=True)
+    subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "Support", "make_photos.sh"), pictures],
+                   check=True, stdout=subprocess.DEVNULL)
+    journal = os.path.join(WORK, "photos-journal.sqlite")
+    app = Flourish(journal)
+    title = app.wait("the Title field", "text", "Title")
+    wait_for("focus in Title at start", lambda: focused(title))
+    type_text("Beach day")
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "the worst")
+    keys("Return")
+    wait_for("the popover to close", lambda: app.find("push button", "the worst") is None)
+
+    keys("alt+p")  # Add _Photo…
+    app.wait("the file chooser", "filler", "Add Photos")
+    time.sleep(0.5)
+    type_text(os.path.join(pictures, "rotated.jpg"))
+    keys("Return")
+    first = app.wait("the first photo's thumbnail", "push button", "Photo 1 of 1, rotated.jpg", timeout=20)
+    check("Add Photo… takes a photo from the file chooser, its thumbnail named for what it is", first is not None)
+
+    # Pasted: a picture copied from another program (xclip holds the clipboard), then files
+    # copied in a file manager. Ctrl+V while the keyboard is on a button, not in a text field.
+    keys("alt+f")  # the mood button holds the keyboard once its popover closes again
+    app.wait("the mood popover", "push button", "the worst")
+    keys("Escape")
+    wait_for("the keyboard on the mood button", lambda: focused(app.find("push button", "Mood")) or None)
+    holder = subprocess.Popen(["xclip", "-selection", "clipboard", "-t", "image/png", "-i", os.path.join(pictures, "alpha.png")])
+    time.sleep(0.5)
+    keys("ctrl+v")
+    app.wait("the pasted picture", "push button", "Photo 2 of 2, Pasted photo.png", timeout=20)
+    holder.wait()
+    uri = "file://" + os.path.join(pictures, "photo.webp")
+    holder = subprocess.Popen(["xclip", "-selection", "clipboard", "-t", "text/uri-list"], stdin=subprocess.PIPE)
+    holder.communicate((uri + "\r\n").encode())
+    time.sleep(0.5)
+    keys("ctrl+v")
+    app.wait("the pasted file", "push button", "Photo 3 of 3, photo.webp", timeout=20)
+    check("Ctrl+V outside a text field pastes a copied picture and copied picture files", True)
+
+    keys("alt+p")
+    app.wait("the file chooser", "filler", "Add Photos")
+    time.sleep(0.5)
+    type_text(os.path.join(pictures, "not-a-picture.jpg"))
+    keys("Return")
+    refused = app.wait("the refusal", "label", "Photo Not Added")
+    check("a file that is not a picture is refused by its name",
+          refused is not None and named_containing(app, "“not-a-picture.jpg” is not a picture Flourish can keep") is not None)
+    keys("Return")
+    wait_for("the refusal to close", lambda: app.find("label", "Photo Not Added") is None)
+    check("the words stay in the form", text_of(app.find("text", "Title")) == "Beach day")
+
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    keys("alt+2")
+    row = app.wait("the new row", "label", "Beach day")
+    check("the row says how many photos the entry has", named_containing(app, "3 photos") is not None)
+    keys("Return")
+    strip = app.wait("the entry's photos", "push button", "Photo 1 of 3, rotated.jpg", timeout=20)
+    press(strip)
+    viewed = wait_for("the viewer on the first photo",
+                      lambda: next((node for node in descendants(app.app) if focused(node) and node.name == "Photo 1 of 3, rotated.jpg"), None))
+    check("activating a thumbnail opens the viewer, its photo named and holding the keyboard", viewed is not None)
+    screenshot("photo-viewer.png")
+    keys("Right")
+    check("Right shows the next photo", wait_for("the second photo",
+          lambda: next((node for node in descendants(app.app) if focused(node) and node.name == "Photo 2 of 3, Pasted photo.png"), None)) is not None)
+    keys("Escape")
+    back = wait_for("the thumbnail again", lambda: focused(app.find("push button", "Photo 1 of 3, rotated.jpg")) or None)
+    check("Escape goes back to the thumbnail it was opened from", back is not None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+    folder = os.path.join(WORK, "photos-journal-photos")
+    written = {name: open(os.path.join(folder, name), "rb").read() for name in os.listdir(folder)}
+    with sqlite3.connect(journal) as db:
+        names = [row[0] for row in db.execute("SELECT photo FROM entry_photo ORDER BY position")]
+    db.close()
+    check(f"three photos, each kept once, with its thumbnail ({sorted(written)})",
+          len(names) == 3 and all(name in written and name + ".thumb" in written for name in names))
+    check("nothing of the photos shows on disk: no JPEG or PNG header, no EXIF text",
+          all(not data.startswith(b"\xff\xd8\xff") and b"\x89PNG" not in data[:16] and b"FLOURISH-EXIF-MARKER" not in data
+              for data in written.values()))
+
+
 def wait_until_synced(app):
     """The header bar's sync button, once it says the journal synced."""
     def synced():
@@ -1565,6 +1666,7 @@ def main():
                 locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
+                photos_are_added_seen_and_kept_sealed,
                 # Last: it leaves the session's keyring locked.
                 locked_keyring_is_never_asked_to_unlock]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",

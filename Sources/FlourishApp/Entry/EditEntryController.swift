@@ -28,10 +28,11 @@ final class EditEntryController {
         }
     }
 
-    init(model: JournalModel, alerts: Alerts) {
+    init(model: JournalModel, alerts: Alerts, thumbnails: PhotoThumbnails) {
         self.model = model
         self.alerts = alerts
-        fields = EntryFields(model: model)
+        fields = EntryFields(model: model, alerts: alerts, thumbnails: thumbnails)
+        fields.carriesPhotosExactly = true
         content.addClass("entry-form")
         view.setChild(content)
         saveButton.addClass("suggested-action")
@@ -43,6 +44,7 @@ final class EditEntryController {
         buttons.append(cancelButton)
         buttons.append(saveButton)
         for widget in fields.widgets + [buttons] { content.append(widget) }
+        fields.takePhotos(on: view)
         saveButton.onClicked { [unowned self] in save() }
         cancelButton.onClicked { [unowned self] in cancel() }
     }
@@ -61,7 +63,7 @@ final class EditEntryController {
         guard let original else { return false }
         let draft = self.draft
         return draft.title != original.title || draft.body != original.body || draft.mood != original.mood || draft.date != nil
-            || draft.tagIDs != model.currentTags(original.tagIDs)
+            || draft.tagIDs != model.currentTags(original.tagIDs) || (draft.photos ?? []) != original.photos
     }
 
     func save() {

@@ -14,6 +14,13 @@ final class EntryViewController {
     let locationLabel = Label()
     let tagsLabel = Label()
     let bodyLabel = Label()
+    /// The entry's photos, as a strip of thumbnails.
+    let photoStrip = Box(.horizontal, spacing: 8, groupNamed: tr("Photos"))
+    private let photoScroller: ScrolledWindow
+    private(set) var photoTiles: [PhotoTile] = []
+    /// A photo's thumbnail was activated: open it among the entry's photos.
+    var onOpenPhoto: (@MainActor (_ photos: [EntryPhoto], _ index: Int, _ from: Widget) -> Void)?
+    private let thumbnails: PhotoThumbnails
     let editButton = Button(mnemonic: tr("_Edit"))
     let deleteButton = Button(mnemonic: tr("_Delete"))
 
@@ -33,7 +40,9 @@ final class EntryViewController {
         return formatter
     }()
 
-    init() {
+    init(thumbnails: PhotoThumbnails) {
+        self.thumbnails = thumbnails
+        photoScroller = ScrolledWindow(photoStrip)
         view.addClass("entry-view")
         editButton.tooltip = tr("Edit this entry (Ctrl+E)")
         deleteButton.tooltip = tr("Delete this entry (Delete in the journal)")
@@ -63,6 +72,10 @@ final class EntryViewController {
         titleLabel.isSelectable = true
         bodyLabel.isSelectable = true
         bodyLabel.setMargins(top: 12)
+        photoScroller.scrollSideways()
+        photoScroller.setMargins(top: 12)
+        photoScroller.isVisible = false
+        content.append(photoScroller)
         versionsBox.addClass("entry-versions")
         versionsBox.setMargins(top: 18)
         versionsBox.isVisible = false
@@ -122,10 +135,26 @@ final class EntryViewController {
         tagsLabel.isVisible = !tags.isEmpty
         tagsLabel.text = tags.joined(separator: " · ")
         tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))
+        showPhotos(of: entry)
         locationLabel.isVisible = entry.location != nil
         if let location = entry.location {
             locationLabel.text = location.formatted
             locationLabel.setAccessibleLabel(location.spoken)
         }
     }
+
+    private func showPhotos(of entry: Entry) {
+        // The same photos (after an edit of the words, say) keep their tiles and the keyboard.
+        guard photoTiles.map(\.photo) != entry.photos else { return }
+        photoStrip.removeAll()
+        photoTiles = entry.photos.enumerated().map { index, photo in
+            let tile = PhotoTile(photo, index: index, of: entry.photos.count, edge: Self.photoEdge, thumbnails: thumbnails)
+            tile.button.onClicked { [unowned self] in onOpenPhoto?(entry.photos, index, tile.button) }
+            photoStrip.append(tile.button)
+            return tile
+        }
+        photoScroller.isVisible = !entry.photos.isEmpty
+    }
+
+    static let photoEdge = 128
 }

@@ -13,6 +13,11 @@ final class EntryFields {
     let datePicker = DatePicker()
     /// "Tags", under the mood: what the person did that day.
     let tags: TagChooser
+    /// The entry's photos: Add Photo…, its thumbnails, drops and pastes.
+    let photos: PhotoAttachments
+    /// An edit carries exactly the photos shown (none shown takes them all off); a new entry
+    /// without photos has none to carry.
+    var carriesPhotosExactly = false
     /// Said next to the mood button when no mood is chosen.
     let moodError = Label()
     /// Said next to the date when it is in the future.
@@ -22,8 +27,9 @@ final class EntryFields {
     /// The fields in form order, for the form to lay out in its own box.
     private(set) var widgets: [Widget] = []
 
-    init(model: JournalModel) {
+    init(model: JournalModel, alerts: Alerts, thumbnails: PhotoThumbnails) {
         tags = TagChooser(model: model)
+        photos = PhotoAttachments(model: model, alerts: alerts, thumbnails: thumbnails)
         let titleLabel = fieldLabel(tr("_Title"), for: titleField)
         titleField.placeholder = tr("What is today about?")
 
@@ -54,7 +60,7 @@ final class EntryFields {
             error.isVisible = false
         }
 
-        widgets = [titleLabel, titleField, moodRow, tags.view, bodyLabel, bodyScroller, textError]
+        widgets = [titleLabel, titleField, moodRow, tags.view, bodyLabel, bodyScroller, textError, photos.view]
 
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
@@ -80,7 +86,7 @@ final class EntryFields {
     /// What the fields hold now, with `location` attached.
     func draft(location: Location?) -> EntryDraft {
         EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood, location: location, date: datePicker.date,
-                   tagIDs: tags.selected)
+                   tagIDs: tags.selected, photos: photos.photos.isEmpty && !carriesPhotosExactly ? nil : photos.photos)
     }
 
     /// Shows `entry` for editing: its words, its mood, and its date as the date control's text.
@@ -90,6 +96,7 @@ final class EntryFields {
         picker.set(entry.mood)
         datePicker.reset(to: entry.createdAt)
         tags.set(entry.tagIDs)
+        photos.set(entry.photos)
         show([])
     }
 
@@ -100,7 +107,24 @@ final class EntryFields {
         if let mood = draft.mood { picker.set(mood) } else { picker.reset() }
         datePicker.reset(to: draft.date)
         tags.set(draft.tagIDs)
+        // An edit kept without photos keeps the entry's (filled before).
+        if let kept = draft.photos { photos.set(kept) } else if !carriesPhotosExactly { photos.set([]) }
         show([])
+    }
+
+    /// Takes photos dropped anywhere on `page`, and pasted with Ctrl+V while the keyboard is
+    /// not in a text field (there, Ctrl+V pastes text).
+    func takePhotos(on page: Widget) {
+        page.onDropFiles { [unowned self] paths in
+            guard isSensitive else { return false }
+            photos.add(paths: paths)
+            return true
+        }
+        page.onKeyPressed { [unowned self] key, modifiers in
+            guard key.isLetter("v"), modifiers.meaningful == .control, isSensitive else { return false }
+            photos.paste()
+            return true
+        }
     }
 
     /// Empty: title and body blank, mood back to "select" in #3687FF, the date back to "Now".
@@ -110,6 +134,7 @@ final class EntryFields {
         picker.reset()
         datePicker.reset(to: nil)
         tags.set([])
+        photos.set([])
         show([])
     }
 
@@ -118,6 +143,7 @@ final class EntryFields {
         didSet {
             for widget in [titleField, bodyField, picker.button, datePicker.button] as [Widget] { widget.isSensitive = isSensitive }
             tags.isSensitive = isSensitive
+            photos.isSensitive = isSensitive
         }
     }
 

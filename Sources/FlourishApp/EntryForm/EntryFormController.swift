@@ -41,13 +41,14 @@ final class EntryFormController {
     /// on disk (a failed save cancels it and shows the error instead, the words still in the form).
     var closeWhenSaved: (@MainActor () -> Void)?
 
-    init(model: JournalModel, alerts: Alerts, location: LocationProvider, preferences: Preferences) {
+    init(model: JournalModel, alerts: Alerts, location: LocationProvider, preferences: Preferences, thumbnails: PhotoThumbnails) {
         self.model = model
         self.alerts = alerts
         self.location = location
         self.preferences = preferences
-        fields = EntryFields(model: model)
+        fields = EntryFields(model: model, alerts: alerts, thumbnails: thumbnails)
         buildLayout()
+        fields.takePhotos(on: view)
         // The remembered choice applies as the form opens; nothing asks for the location before.
         locationSwitch.isOn = preferences.attachLocation
         locationSwitch.onToggled { [unowned self] in attachLocationChanged() }

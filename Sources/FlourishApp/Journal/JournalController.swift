@@ -13,7 +13,7 @@ final class JournalController: JournalModelDelegate {
     /// Above the list when some entries could not be read; they are tried again shortly.
     let banner = Label()
     /// One entry, whole; and the same entry being edited.
-    let entryView = EntryViewController()
+    let entryView: EntryViewController
     let editor: EditEntryController
     /// Words and filters above the list (Ctrl+F, or typing on the list).
     let search: JournalSearch
@@ -61,10 +61,11 @@ final class JournalController: JournalModelDelegate {
     static let resultsReadAhead = 40
 
     /// A list of journal rows, bound by `bind` (the journal's, or a search's results).
-    private static func makeList(bind: @escaping @MainActor (JournalRow, Int64, Int) -> Void) -> KeyedListView<JournalRow, Int64> {
+    private static func makeList(thumbnails: PhotoThumbnails,
+                                 bind: @escaping @MainActor (JournalRow, Int64, Int) -> Void) -> KeyedListView<JournalRow, Int64> {
         let list = KeyedListView<JournalRow, Int64>(
             makeRow: {
-                let row = JournalRow()
+                let row = JournalRow(thumbnails: thumbnails)
                 return (row, row.view)
             },
             bind: bind,
@@ -73,16 +74,21 @@ final class JournalController: JournalModelDelegate {
         return list
     }
 
-    init(model: JournalModel, alerts: Alerts, notice: UndoNotice) {
+    /// Photos' thumbnails, shared by the list, the entry's page and the forms.
+    let thumbnails: PhotoThumbnails
+
+    init(model: JournalModel, alerts: Alerts, notice: UndoNotice, thumbnails: PhotoThumbnails) {
         self.model = model
         self.alerts = alerts
         self.notice = notice
-        editor = EditEntryController(model: model, alerts: alerts)
+        self.thumbnails = thumbnails
+        entryView = EntryViewController(thumbnails: thumbnails)
+        editor = EditEntryController(model: model, alerts: alerts, thumbnails: thumbnails)
         search = JournalSearch(model: model)
         let firstScreen = FirstScreen()
         self.firstScreen = firstScreen
         let shown = self.shown
-        list = Self.makeList(bind: { [model] row, id, position in
+        list = Self.makeList(thumbnails: thumbnails, bind: { [model] row, id, position in
             if firstScreen.waits(position) {
                 row.bind(id: id, entry: nil)
             } else {
@@ -92,7 +98,7 @@ final class JournalController: JournalModelDelegate {
             Trace.reached(row: position)
         })
         let resultsFirstScreen = self.resultsFirstScreen
-        resultsList = Self.makeList(bind: { [model] row, id, position in
+        resultsList = Self.makeList(thumbnails: thumbnails, bind: { [model] row, id, position in
             if resultsFirstScreen.waits(position) {
                 row.bind(id: id, entry: nil)
             } else {

@@ -2,11 +2,21 @@ import FlourishCore
 import Foundation
 import GtkKit
 
-/// One row of the journal: title, body and date, edged on the left in the mood's colour.
-/// Made once per row widget by the list view and re-bound as rows scroll.
+/// One row of the journal: title, body and date, edged on the left in the mood's colour, and at
+/// its end a small thumbnail of the entry's first photo ("+2" when it has more). Made once per
+/// row widget by the list view and re-bound as rows scroll.
 @MainActor
 final class JournalRow {
-    let view = Box(.vertical, spacing: 4)
+    let view = Box(.horizontal, spacing: 12)
+    /// The words, one under the other, as the seeds' row has them.
+    let text = Box(.vertical, spacing: 4)
+    /// The first photo, small enough that a row of one line keeps its height.
+    let thumbnail = Picture()
+    /// "+2", on the thumbnail's corner: how many more photos the entry has.
+    let morePhotos = Label()
+    private let photoBox: Overlay
+    private let thumbnails: PhotoThumbnails
+    static let thumbnailEdge = 40
     // A row shows the start of the entry: a few lines, however long the entry is.
     let titleLabel = PreviewText(lines: 2)
     let bodyLabel = PreviewText(lines: 3)
@@ -29,7 +39,9 @@ final class JournalRow {
         return formatter
     }()
 
-    init() {
+    init(thumbnails: PhotoThumbnails) {
+        self.thumbnails = thumbnails
+        photoBox = Overlay(child: thumbnail)
         view.addClass("journal-row")
         titleLabel.addClass("journal-title")
         bodyLabel.addClass("journal-body")
@@ -37,8 +49,19 @@ final class JournalRow {
         locationLabel.addClass("journal-meta")
         tagsLabel.addClass("journal-tags")
         for label in [titleLabel, bodyLabel, metaLabel, tagsLabel, locationLabel] {
-            view.append(label)
+            text.append(label)
         }
+        text.expand(horizontally: true)
+        view.append(text)
+        thumbnail.contentFit = .cover
+        thumbnail.setSizeRequest(width: Int32(Self.thumbnailEdge), height: Int32(Self.thumbnailEdge))
+        thumbnail.addClass("journal-thumbnail")
+        morePhotos.addClass("journal-more-photos")
+        morePhotos.align(horizontal: .end, vertical: .end)
+        photoBox.addOverlay(morePhotos)
+        photoBox.align(vertical: .center)
+        photoBox.isVisible = false
+        view.append(photoBox)
         view.onMap { [unowned self] in
             if entry != nil { Trace.once("first journal row shown") }
         }
@@ -61,8 +84,10 @@ final class JournalRow {
             tagsLabel.isVisible = false
             titleLabel.highlight([])
             bodyLabel.highlight([])
+            showPhotos(nil)
             return
         }
+        showPhotos(entry)
         titleLabel.text = entry.title.preview(limit: Entry.rowTitleLimit)
         titleLabel.highlight(query?.highlights(in: titleLabel.text) ?? [])
         titleLabel.isVisible = !entry.title.isEmpty
@@ -96,6 +121,25 @@ final class JournalRow {
     func unbind() {
         entryID = nil
         entry = nil
+        thumbnail.texture = nil
+    }
+
+    /// The first photo's thumbnail, read in the background as the row comes into view; the row
+    /// says how many photos the entry has, for a screen reader.
+    private func showPhotos(_ entry: Entry?) {
+        let photos = entry?.photos ?? []
+        photoBox.isVisible = !photos.isEmpty
+        morePhotos.isVisible = photos.count > 1
+        morePhotos.text = String(format: tr("+%@"), (photos.count - 1).formatted())
+        thumbnail.setAccessibleHidden(true)
+        morePhotos.setAccessibleHidden(true)
+        photoBox.setAccessibleLabel(photos.count == 1 ? tr("1 photo") : String(format: tr("%@ photos"), photos.count.formatted()))
+        guard let first = photos.first, let id = entry?.id else { return thumbnail.texture = nil }
+        thumbnails.texture(of: first, edge: Self.thumbnailEdge) { [weak self] texture in
+            // Still the same entry: a row scrolled on meanwhile shows another.
+            guard let self, entryID == id else { return }
+            thumbnail.texture = texture
+        }
     }
 
     private func setMood(_ mood: Mood?) {

@@ -19,6 +19,8 @@ final class UndoNotice {
     private(set) var undoable: [DeletedEntry] = []
     /// The import that can still be taken back (the latest thing done, when there is one).
     private(set) var undoableImport: ImportReceipt?
+    /// Puts back a photo taken off a form, while the notice offers it.
+    private var undoPhotoRemoval: (@MainActor () -> Void)?
     /// Counts showings, so that the timer of an earlier one does not hide a later one.
     private var generation = 0
     private var isRestoring = false
@@ -49,6 +51,7 @@ final class UndoNotice {
     /// Shows the notice for `deleted` (the latest deletion), for another ten seconds.
     func add(_ deleted: DeletedEntry) {
         undoableImport = nil
+        undoPhotoRemoval = nil
         undoable.append(deleted)
         label.text = tr("Entry deleted")
         show()
@@ -57,14 +60,28 @@ final class UndoNotice {
     /// Shows the notice for a finished import; Undo takes it back whole.
     func add(_ imported: ImportReceipt) {
         undoable = []
+        undoPhotoRemoval = nil
         undoableImport = imported
         label.text = imported.entryIDs.count == 1 ? tr("1 entry imported") : String(format: tr("%@ entries imported"), imported.entryIDs.count.formatted())
+        show()
+    }
+
+    /// Shows the notice for a photo taken off the form; Undo puts it back where it was.
+    func add(removedPhoto photo: EntryPhoto, undo: @escaping @MainActor () -> Void) {
+        undoable = []
+        undoableImport = nil
+        undoPhotoRemoval = undo
+        label.text = String(format: tr("Photo “%@” removed"), photo.fileName)
         show()
     }
 
     /// Puts back the latest deletion. The notice stays while older ones can still be undone.
     func undo() {
         guard !isRestoring else { return }
+        if let undoPhotoRemoval {
+            undoPhotoRemoval()
+            return dismiss()
+        }
         if let undoableImport { return takeBack(undoableImport) }
         guard let latest = undoable.popLast() else { return }
         restore(latest)
@@ -112,6 +129,7 @@ final class UndoNotice {
         generation += 1
         undoable = []
         undoableImport = nil
+        undoPhotoRemoval = nil
         view.isRevealed = false
         onVisibilityChanged?(false)
     }

@@ -244,10 +244,7 @@ public final class FlourishApplication {
                                         location: GeoClueLocationProvider(desktopID: Self.applicationID),
                                         preferences: preferences, store: store, reminders: reminders)
             self.mainWindow = mainWindow
-            mainWindow.onHealthy = {
-                Self.backUp(store)
-                if !kept.isEmpty { DispatchQueue.global(qos: .utility).async { try? store.forgetKeptDraft() } }
-            }
+            mainWindow.onHealthy = { Self.keepUp(store, forgettingKeptDrafts: !kept.isEmpty) }
             if let draft = kept.newEntry { mainWindow.form.restore(draft) }
             if let edit = kept.edit, let edited, edited.id == edit.entryID { mainWindow.resumeEditing(edited, with: edit.draft) }
             mainWindow.onClosed = { [weak self] in self?.windowClosed() }
@@ -267,17 +264,20 @@ public final class FlourishApplication {
         }
     }
 
-    /// Today's backup, if it is due, in the background. A failed backup is no reason to stop
-    /// anyone writing: it is said on stderr and tried again at the next start.
-    private static func backUp(_ store: JournalStore) {
+    /// The start-up upkeep in the background: photos nothing names let go, today's backup if it
+    /// is due. A failure is no reason to stop anyone writing: it is said on stderr and tried again
+    /// at the next start. The kept drafts (now back in the window) are forgotten only after it:
+    /// until then they name their photos, so the upkeep keeps them.
+    private static func keepUp(_ store: JournalStore, forgettingKeptDrafts: Bool) {
         DispatchQueue.global(qos: .utility).async {
             do {
-                if try JournalBackups(journal: store.path).backUpIfDue(from: store) != nil {
+                if try JournalBackups(journal: store.path).keepUp(store) != nil {
                     DispatchQueue.main.async { Trace.once("backup written") }
                 }
             } catch {
                 FileHandle.standardError.write(Data("flourish: \((error as? JournalError)?.errorDescription ?? "\(error)")\n".utf8))
             }
+            if forgettingKeptDrafts { try? store.forgetKeptDraft() }
         }
     }
 

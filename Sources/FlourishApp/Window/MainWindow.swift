@@ -13,6 +13,8 @@ final class MainWindow {
     let alerts: Alerts
     /// "Entry deleted" with Undo, over the top of the window.
     let notice: UndoNotice
+    /// An entry's photos, one at a time, over the window.
+    let viewer: PhotoViewer
     /// Across the top when the journal turns out to be damaged.
     let damageBar: DamageBar
     private let model: JournalModel
@@ -77,9 +79,19 @@ final class MainWindow {
         // A development build looks different (striped header bar) so it is never mistaken.
         if BuildProfile.isDevelopment { window.addClass("devel") }
         alerts = Alerts(window: window)
-        form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences)
+        let thumbnails = PhotoThumbnails(model: model)
+        form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences, thumbnails: thumbnails)
         notice = UndoNotice(model: model, alerts: alerts)
-        journal = JournalController(model: model, alerts: alerts, notice: notice)
+        journal = JournalController(model: model, alerts: alerts, notice: notice, thumbnails: thumbnails)
+        viewer = PhotoViewer(model: model, alerts: alerts)
+        // A photo taken off a form comes back with Undo, as a deleted entry does.
+        for photos in [form.fields.photos, journal.editor.fields.photos] {
+            photos.onRemoved = { [unowned notice] photo, undo in notice.add(removedPhoto: photo, undo: undo) }
+            photos.onOpen = { [unowned viewer, unowned photos] list, index in
+                viewer.open(list, at: index, from: photos.tiles.indices.contains(index) ? photos.tiles[index].tile.button : nil)
+            }
+        }
+        journal.entryView.onOpenPhoto = { [unowned viewer] photos, index, tile in viewer.open(photos, at: index, from: tile) }
         insights = InsightsController(model: model, alerts: alerts)
         damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { [unowned window] in window.close() })
         sync = store.map { SyncController(store: $0, model: model) }
@@ -107,7 +119,10 @@ final class MainWindow {
         showSyncStatus()
         window.setTitlebar(header)
         let overlay = Overlay(child: pages)
+        overlay.addOverlay(viewer.view)
         overlay.addOverlay(notice.view)
+        // Under the viewer, nothing takes the keyboard (Tab stays among its buttons).
+        viewer.onOpenChanged = { [unowned self] open in pages.isSensitive = !open }
         let content = Box(.vertical)
         content.append(damageBar.view)
         content.append(overlay)

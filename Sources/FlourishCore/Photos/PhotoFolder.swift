@@ -68,7 +68,7 @@ public struct PhotoFolder: Sendable {
     }
 
     /// Every photo's name there (thumbnails, and files being written, left out).
-    func names() -> [String] {
+    public func names() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(PhotoName.isValid)
     }
 

@@ -27,7 +27,7 @@ final class PhotoDecodingTests: XCTestCase {
     // MARK: - Formats and sizes
 
     func testEachFormatIsReadAtItsOwnSizeWithAThumbnailOfItsShape() throws {
-        let expected: [(TestPhotos.Name, PhotoFormat, Int, Int, PhotoFormat, Int, Int)] = [
+        let expected: [(TestPhotos.Name, PictureFormat, Int, Int, PictureFormat, Int, Int)] = [
             (.plainJPEG, .jpeg, 600, 400, .jpeg, 320, 213),
             (.alphaPNG, .png, 300, 200, .png, 300, 200), // smaller than a thumbnail: never enlarged
             (.webp, .webp, 500, 300, .jpeg, 320, 192),

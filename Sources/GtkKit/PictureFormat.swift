@@ -5,7 +5,7 @@ import Foundation
 /// Only these reach gdk-pixbuf: left to guess, it would also hand an SVG to librsvg, a video
 /// (an ISO media file, as HEIC is) to the HEIF reader, and icons or X bitmaps to their old
 /// readers. A photo is none of those.
-public enum PhotoFormat: String, Sendable, CaseIterable {
+public enum PictureFormat: String, Sendable, CaseIterable {
     case jpeg, png, webp
     /// HEIC (iPhones' photos) and AVIF: one reader, libheif's.
     case heif
