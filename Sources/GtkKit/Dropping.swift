@@ -25,14 +25,17 @@ private let releaseDropBox: GClosureNotify = { data, _ in
 }
 
 extension Widget {
-    /// Takes files dropped on the widget (from the file manager): `handle` gets their paths and
-    /// says whether it took them.
+    /// Takes files dropped anywhere on the widget (from the file manager), before any widget
+    /// inside it: `handle` gets their paths and says whether it took them.
     public func onDropFiles(_ handle: @escaping @MainActor ([String]) -> Bool) {
         // Cannot fail: a new object of a type GTK registers itself.
         let target = gtk_drop_target_new(gdk_file_list_get_type(), GDK_ACTION_COPY)!
         let box = Unmanaged.passRetained(DropBox(handle) as AnyObject).toOpaque()
         g_signal_connect_data(UnsafeMutableRawPointer(target), "drop", unsafeBitCast(dropTrampoline, to: GCallback.self),
                               box, releaseDropBox, GConnectFlags(rawValue: 0))
+        // Before the widgets inside it: a text field would otherwise take dropped files as
+        // their paths in words.
+        gtk_event_controller_set_propagation_phase(target, GTK_PHASE_CAPTURE)
         // The widget takes the controller's reference.
         gtk_widget_add_controller(raw, target)
     }

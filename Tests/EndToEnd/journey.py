@@ -939,6 +939,30 @@ def named_containing(app, words):
     return None
 
 
+def drag_photo(path, onto):
+    """Drags the file at `path` from a small window of its own (drag_source.py, standing in
+    for a file manager) to the screen point `onto`, with the real pointer."""
+    source = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "drag_source.py"), "Photo source", path])
+    launched.append(source)
+    window = wait_for("the drag source's window", lambda: subprocess.run(
+        ["xdotool", "search", "--name", "^Photo source$"], capture_output=True, text=True).stdout.split() or None)[0]
+    subprocess.run(["xdotool", "windowmove", "--sync", window, "850", "100"], check=True)
+    time.sleep(0.5)
+    subprocess.run(["xdotool", "mousemove", "1000", "200", "mousedown", "1"], check=True)
+    time.sleep(0.3)
+    for step in range(1, 11):  # a drag starts once the pointer has moved a little, pressed
+        subprocess.run(["xdotool", "mousemove", str(1000 - step * 40), str(200 + step * 10)], check=True)
+        time.sleep(0.05)
+    subprocess.run(["xdotool", "mousemove", str(onto[0]), str(onto[1])], check=True)
+    time.sleep(0.3)
+    subprocess.run(["xdotool", "mousemove", str(onto[0] + 10), str(onto[1] + 10)], check=True)
+    time.sleep(0.5)
+    subprocess.run(["xdotool", "mouseup", "1"], check=True)
+    time.sleep(0.5)
+    source.kill()
+    source.wait()
+
+
 def photos_are_added_seen_and_kept_sealed():
     print("journey: photos are added through the chooser and by pasting, seen in the viewer from the keyboard", flush=True)
     pictures = os.path.join(WORK, "pictures")
@@ -982,6 +1006,13 @@ def photos_are_added_seen_and_kept_sealed():
     app.wait("the pasted file", "push button", "Photo 3 of 3, photo.webp", timeout=20)
     check("Ctrl+V outside a text field pastes a copied picture and copied picture files", True)
 
+    # Dragged from another program's window (as from a file manager) and dropped on the body:
+    # photos, not their paths as words.
+    drag_photo(os.path.join(pictures, "plain.jpg"), onto=(300, 400))
+    app.wait("the dropped photo", "push button", "Photo 4 of 4, plain.jpg", timeout=20)
+    check("a picture file dragged from elsewhere and dropped on the form is added", True)
+    check("the body did not take the dropped file's path as text", text_of(app.find("text", "Body")) == "")
+
     keys("alt+p")
     app.wait("the file chooser", "filler", "Add Photos")
     time.sleep(0.5)
@@ -1000,19 +1031,19 @@ def photos_are_added_seen_and_kept_sealed():
     wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
     keys("alt+2")
     row = app.wait("the new row", "label", "Beach day")
-    check("the row says how many photos the entry has", named_containing(app, "3 photos") is not None)
+    check("the row says how many photos the entry has", named_containing(app, "4 photos") is not None)
     keys("Return")
-    strip = app.wait("the entry's photos", "push button", "Photo 1 of 3, rotated.jpg", timeout=20)
+    strip = app.wait("the entry's photos", "push button", "Photo 1 of 4, rotated.jpg", timeout=20)
     press(strip)
     viewed = wait_for("the viewer on the first photo",
-                      lambda: next((node for node in descendants(app.app) if focused(node) and node.name == "Photo 1 of 3, rotated.jpg"), None))
+                      lambda: next((node for node in descendants(app.app) if focused(node) and node.name == "Photo 1 of 4, rotated.jpg"), None))
     check("activating a thumbnail opens the viewer, its photo named and holding the keyboard", viewed is not None)
     screenshot("photo-viewer.png")
     keys("Right")
     check("Right shows the next photo", wait_for("the second photo",
-          lambda: next((node for node in descendants(app.app) if focused(node) and node.name == "Photo 2 of 3, Pasted photo.png"), None)) is not None)
+          lambda: next((node for node in descendants(app.app) if focused(node) and node.name == "Photo 2 of 4, Pasted photo.png"), None)) is not None)
     keys("Escape")
-    back = wait_for("the thumbnail again", lambda: focused(app.find("push button", "Photo 1 of 3, rotated.jpg")) or None)
+    back = wait_for("the thumbnail again", lambda: focused(app.find("push button", "Photo 1 of 4, rotated.jpg")) or None)
     check("Escape goes back to the thumbnail it was opened from", back is not None)
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
@@ -1022,8 +1053,8 @@ def photos_are_added_seen_and_kept_sealed():
     with sqlite3.connect(journal) as db:
         names = [row[0] for row in db.execute("SELECT photo FROM entry_photo ORDER BY position")]
     db.close()
-    check(f"three photos, each kept once, with its thumbnail ({sorted(written)})",
-          len(names) == 3 and all(name in written and name + ".thumb" in written for name in names))
+    check(f"four photos, each kept once, with its thumbnail ({sorted(written)})",
+          len(names) == 4 and all(name in written and name + ".thumb" in written for name in names))
     check("nothing of the photos shows on disk: no JPEG or PNG header, no EXIF text",
           all(not data.startswith(b"\xff\xd8\xff") and b"\x89PNG" not in data[:16] and b"FLOURISH-EXIF-MARKER" not in data
               for data in written.values()))
