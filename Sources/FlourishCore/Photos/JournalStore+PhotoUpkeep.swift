@@ -40,15 +40,16 @@ extension JournalStore {
 
 extension JournalBackups {
     /// Removes the photo files that neither `store`'s journal nor any of its backups names
-    /// (written over an hour before `now`), and files a killed write left half done. When a
-    /// backup cannot be read, nothing is removed: it may name any of them. Returns how many.
+    /// (written over an hour before `now`), and files a killed write left half done. Every
+    /// journal file in the backups folder counts, the one a restore set aside included. When
+    /// one cannot be read, nothing is removed: it may name any of them. Returns how many.
     @discardableResult
     public func removeUnusedPhotoFiles(of store: JournalStore, now: Date = Date()) -> Int {
         let folder = store.photoFolder
         folder.removeLeftovers(olderThan: JournalStore.photoGrace, now: now)
         guard var named = try? store.photoNames() else { return 0 }
-        for backup in list() {
-            guard let names = try? Self.photoNames(inBackup: backup.path, cipher: store.cipher) else { return 0 }
+        for backup in journalFiles() {
+            guard let names = try? Self.photoNames(inBackup: backup, cipher: store.cipher) else { return 0 }
             named.formUnion(names)
         }
         var removed = 0
@@ -61,13 +62,23 @@ extension JournalBackups {
         return removed
     }
 
+    /// Every journal file in the backups folder: the daily and weekly backups, and the journal a
+    /// restore set aside ("…-before-restore-…").
+    func journalFiles() -> [String] {
+        let stem = ((journal as NSString).lastPathComponent as NSString).deletingPathExtension
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix(stem + "-") && $0.hasSuffix(".sqlite") }.map { (folder as NSString).appendingPathComponent($0) }
+    }
+
     /// The photos a backup names (none, for one made before photos).
+    /// Read as the file stands with its side files (a journal set aside after a crash has part
+    /// of itself in its -wal), never writing to it.
     static func photoNames(inBackup path: String, cipher: JournalCipher?) throws -> Set<String> {
-        let queue = try JournalFile.immutable(path, cipher: cipher)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            guard try db.tableExists("photo") else { return [] }
-            return Set(try String.fetchAll(db, sql: "SELECT name FROM photo"))
+        try JournalRescue.withSnapshot(of: path, shownAs: path, cipher: cipher) { queue in
+            try queue.read { db in
+                guard try db.tableExists("photo") else { return [] }
+                return Set(try String.fetchAll(db, sql: "SELECT name FROM photo"))
+            }
         }
     }
 

@@ -57,6 +57,27 @@ public struct PhotoFolder: Sendable {
         Self.syncFolder(folder)
     }
 
+    /// Takes the file `name` (and its thumbnail) from another journal's photo folder, as it is:
+    /// a second name for the same file where the disk allows (files never change, so sharing
+    /// them is safe), a private copy otherwise. A file missing there is left out.
+    func adopt(_ name: String, from other: PhotoFolder) throws(JournalError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotCreateFolder(path: path, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+        }
+        for file in [name, name + Self.thumbnailSuffix] where other.exists(file) && !exists(file) {
+            guard link(other.file(file), self.file(file)) != 0 else { continue }
+            do {
+                try JournalFile.copyPrivately(other.file(file), to: self.file(file))
+            } catch {
+                throw .io(reason: (error as? JournalError)?.errorDescription ?? "\(error)")
+            }
+        }
+        Self.syncFolder(path)
+    }
+
     /// The file `name`'s bytes; nil when there is no such file.
     func read(_ name: String) throws(JournalError) -> Data? {
         guard exists(name) else { return nil }

@@ -50,11 +50,11 @@ public enum JournalRescue {
             throw .other(reason: String(format: tr("%@ already exists: choose a new file for the recovered journal."), output))
         }
         let file = JournalFile.resolve(path)
-        let (rows, known, tags): ([Row], Set<Int64>, ReadableTags)
+        let (rows, known, tags, photos): ([Row], Set<Int64>, ReadableTags, ReadablePhotos)
         do {
-            (rows, known, tags) = try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
+            (rows, known, tags, photos) = try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
                 let (rows, known) = try readableRows(queue)
-                return (rows, known, readableTags(queue))
+                return (rows, known, readableTags(queue), readablePhotos(queue))
             }
         } catch {
             throw JournalError(error, path: path) // a JournalError passes through as it is
@@ -66,6 +66,7 @@ public enum JournalRescue {
         try store.insertStoredRows(rows)
         let recovered = Set(rows.map { $0["id"] as Int64 })
         try restoreTags(tags, of: recovered, into: store)
+        try restorePhotos(photos, of: recovered, from: file, into: store)
         return Recovery(recovered: recovered.count, lost: known.subtracting(recovered).count, output: output)
     }
 

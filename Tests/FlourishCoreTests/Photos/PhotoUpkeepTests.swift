@@ -105,4 +105,40 @@ final class PhotoUpkeepTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
         XCTAssertEqual(try store.photo(photo), PhotoStoreTests.picture(1))
     }
+
+    func testTheJournalARestoreSetAsideKeepsItsPhotos() throws {
+        let path = folder.file("journal.sqlite")
+        var store = try JournalStore(path: path)
+        _ = try store.save(entry("Before any photo", photos: []))
+        let backups = JournalBackups(journal: path)
+        let old = try XCTUnwrap(try backups.backUpIfDue(from: store, now: day(0)))
+        let later = try store.addPhoto(PhotoStoreTests.picture(9), fileName: "later.jpg")
+        _ = try store.save(entry("With a photo", photos: [later]))
+        store.close()
+        let setAside = try XCTUnwrap(try JournalRescue.restore(backup: old, to: path))
+        XCTAssertTrue(setAside.contains("before-restore"))
+        store = try JournalStore(path: path)
+        try age(store.photoFolder, by: 2 * 3_600)
+        try backups.keepUp(store, now: Date())
+        XCTAssertTrue(store.photoFolder.exists(later.id), "the journal set aside by the restore still names it")
+        XCTAssertEqual(try JournalBackups.photoNames(inBackup: setAside, cipher: nil), [later.id])
+    }
+
+    func testARecoveredJournalKeepsItsEntriesPhotosSharingTheirFiles() throws {
+        let path = folder.file("journal.sqlite")
+        let store = try JournalStore(path: path)
+        let photos = try (1...2).map { try store.addPhoto(PhotoStoreTests.picture(20 + $0), fileName: "IMG_\($0).jpg") }
+        let saved = try store.save(entry("Two photos", photos: photos))
+        store.close()
+        let output = folder.file("journal-recovered.sqlite")
+        let recovery = try JournalRescue.recover(from: path, to: output)
+        XCTAssertEqual(recovery.recovered, 1)
+        let recovered = try JournalStore(path: output)
+        let entry = try XCTUnwrap(try recovered.entries(ids: [saved.id]).first)
+        XCTAssertEqual(entry.photos, photos)
+        XCTAssertEqual(try entry.photos.map { try recovered.photo($0) }, [PhotoStoreTests.picture(21), PhotoStoreTests.picture(22)])
+        let original = try FileManager.default.attributesOfItem(atPath: PhotoFolder(journal: path).file(photos[0].id))
+        let shared = try FileManager.default.attributesOfItem(atPath: recovered.photoFolder.file(photos[0].id))
+        XCTAssertEqual(original[.systemFileNumber] as? Int, shared[.systemFileNumber] as? Int, "one file on disk, named in both folders")
+    }
 }
