@@ -36,6 +36,8 @@ final class SyncController {
     private(set) var placeName: String?
     /// How far the sync in progress is, in files, when it has several.
     private(set) var progress: (done: Int, total: Int)?
+    /// How far the photos being fetched or sent are ("photo 12 of 340").
+    private(set) var photoProgress: (done: Int, total: Int)?
     /// The passphrase is asked for because the journal's key was changed on another computer.
     private(set) var keyWasChanged = false
 
@@ -114,10 +116,16 @@ final class SyncController {
             guard let self, started == generation, status == .syncing else { return }
             progress = (done, total)
             for observer in observers { observer() }
+        }, photos: { [weak self] done, total in
+            guard let self, started == generation, status == .syncing else { return }
+            // Once the last is done, the files' count says the rest.
+            photoProgress = done < total ? (done, total) : nil
+            for observer in observers { observer() }
         }) { [weak self] result in
             guard let self else { return }
             isRunning = false
             progress = nil
+            photoProgress = nil
             guard started == generation else { return }
             switch result {
             case .success(let report):
@@ -318,7 +326,9 @@ final class SyncController {
         switch status {
         case .off: tr("Sync is off: this journal is only on this computer.")
         case .syncing:
-            if let progress, progress.total > 1 {
+            if let photoProgress, photoProgress.total > 0 {
+                String(format: tr("Syncing… photo %@ of %@."), "\(photoProgress.done)", "\(photoProgress.total)")
+            } else if let progress, progress.total > 1 {
                 String(format: tr("Syncing… %@ of %@ files."), "\(progress.done)", "\(progress.total)")
             } else {
                 tr("Syncing…")

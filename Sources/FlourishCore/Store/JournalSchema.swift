@@ -80,6 +80,10 @@ enum JournalSchema {
     ///   names is removed at the next start (`JournalStore.forgetUnusedPhotos`).
     /// - `entry_photo`: the photos each entry carries, in order, each with its file's name.
     /// - A kept draft and an earlier version gain their photos (as `EntryPhoto.text`).
+    /// - `sync_photo`: each photo's name at the sync place (a keyed hash of it under the sync
+    ///   key, learnt once: a photo is read whole to learn it); empty until sync is set up.
+    /// - `sync_photo_unused`: photos at the place that no entry here names, since when (a photo
+    ///   is removed from the place once none has named it for a while).
     private static func addPhotos(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE photo_key (
@@ -104,6 +108,12 @@ enum JournalSchema {
             CREATE INDEX entry_photo_by_photo ON entry_photo (photo);
             ALTER TABLE kept_draft ADD COLUMN photos TEXT NOT NULL DEFAULT '';
             ALTER TABLE entry_version ADD COLUMN photos TEXT NOT NULL DEFAULT '';
+            CREATE TABLE sync_photo (
+              photo TEXT PRIMARY KEY NOT NULL REFERENCES photo(name) ON DELETE CASCADE,
+              place TEXT NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX sync_photo_by_place ON sync_photo (place);
+            CREATE TABLE sync_photo_unused (place TEXT PRIMARY KEY NOT NULL, since TEXT NOT NULL) WITHOUT ROWID;
             """)
     }
 

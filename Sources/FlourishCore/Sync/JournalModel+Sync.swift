@@ -35,10 +35,13 @@ extension JournalModel {
 
     /// One sync; when it brought anything from another machine, the journal is read again (as
     /// when another program writes to it).
+    /// `photos` hears (photos done, photos in all) as photos are fetched or sent.
     public func sync(_ sync: JournalSync, progress: @escaping @MainActor (Int, Int) -> Void = { _, _ in },
+                     photos: @escaping @MainActor (Int, Int) -> Void = { _, _ in },
                      completion: @escaping @MainActor (Result<SyncReport, SyncError>) -> Void) {
         inBackground({ () throws(SyncError) in
-            try sync.sync { done, total in
+            sync.photoProgress = { done, total in DispatchQueue.main.async { MainActor.assumeIsolated { photos(done, total) } } }
+            return try sync.sync { done, total in
                 // In order, before the completion: both go through the main queue.
                 DispatchQueue.main.async { MainActor.assumeIsolated { progress(done, total) } }
             }

@@ -65,7 +65,8 @@ extension JournalStore {
 
     /// Empties every table of sync's but the earlier versions kept, which are the journal's.
     private static func forgetSync(_ db: Database) throws {
-        for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "sync_revival", "sync_tag_made"] {
+        for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "sync_revival", "sync_tag_made",
+                      "sync_photo", "sync_photo_unused"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
     }
@@ -182,8 +183,11 @@ extension JournalStore {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE uuid IN (\(marks))", arguments: arguments)
             let readable = rows.filter { if case .success = StoredEntry.read($0) { true } else { false } }
             let tags = try tagNames(forEntries: readable.map { $0["id"] }, db)
+            let photos = try syncPhotos(forEntries: readable.map { $0["id"] }, db)
             for row in readable {
-                found[row["uuid"]] = entryChange(.entry, row, uuid: row["uuid"], tags: tags[row["id"]] ?? [])
+                var change = entryChange(.entry, row, uuid: row["uuid"], tags: tags[row["id"]] ?? [])
+                change.photos = photos[row["id"]] ?? []
+                found[row["uuid"]] = change
             }
         }
         return found

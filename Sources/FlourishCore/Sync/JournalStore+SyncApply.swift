@@ -199,6 +199,8 @@ private struct SyncApplier {
         (content.createdAt, content.updatedAt) = (change.createdAt, change.updatedAt)
         (content.latitude, content.longitude, content.accuracy) = (change.latitude, change.longitude, change.accuracy)
         content.tags = (change.tags ?? []).map(TagName.key).sorted()
+        // No photos and a Flourish that says nothing of photos read the same.
+        content.photos = (change.photos ?? []).isEmpty ? nil : change.photos
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: (try? encoder.encode(content)) ?? Data(), as: UTF8.self)
@@ -246,6 +248,8 @@ private struct SyncApplier {
             if let current = try current(try self.name(name)) { tagIDs.insert(try tagID(named: current)) }
         }
         try JournalStore.setTags(tagIDs, forEntry: entryID, db)
+        // Fetched before the batch was applied (`JournalSync.fetchPhotos`); nil leaves them.
+        if let photos = change.photos { try JournalStore.setPhotos(try JournalStore.localPhotos(photos, db), forEntry: entryID, db) }
     }
 
     /// Keeps `change` as an earlier version of its entry, once; with `send`, it travels in this
@@ -261,11 +265,12 @@ private struct SyncApplier {
             AND updated_at IS ? AND tags = ?
             """, arguments: [change.uuid, change.title, change.body, change.mood, change.createdAt, change.updatedAt, tags]) ?? false
         guard !same else { return false }
+        let photos = EntryPhoto.text(try JournalStore.localPhotos(change.photos ?? [], db))
         try db.execute(sql: """
-            INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
+            INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at, photos)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?)
             """, arguments: [change.uuid, change.title, change.body, change.mood, change.createdAt, change.updatedAt,
-                             change.latitude, change.longitude, change.accuracy, tags])
+                             change.latitude, change.longitude, change.accuracy, tags, photos])
         if send {
             try db.execute(sql: "INSERT INTO sync_change (kind, name) VALUES ('version', ?)", arguments: [String(db.lastInsertedRowID)])
         }
@@ -277,7 +282,8 @@ private struct SyncApplier {
         guard let uuid = change.uuid, !uuid.isEmpty, change.title != nil, change.body != nil,
               let mood = change.mood, Mood(rawValue: mood) != nil,
               let createdAt = change.createdAt, StoredDate.parse(.string(createdAt)) != nil,
-              change.updatedAt.map({ StoredDate.parse(.string($0)) != nil }) ?? true
+              change.updatedAt.map({ StoredDate.parse(.string($0)) != nil }) ?? true,
+              (change.photos ?? []).allSatisfy(\.isValid)
         else { throw JournalError.other(reason: JournalStore.invalidBatch) }
         return uuid
     }

@@ -28,6 +28,9 @@ extension JournalStore {
                 UNION SELECT 'old ' || value, '1' FROM sync_state WHERE key = 'machine'
                 """)
             try db.execute(sql: "DELETE FROM sync_applied")
+            // Photos' names at the place come from the key: under the new one they are new names.
+            try db.execute(sql: "DELETE FROM sync_photo")
+            try db.execute(sql: "DELETE FROM sync_photo_unused")
             try db.execute(sql: """
                 DELETE FROM sync_state WHERE key LIKE 'read %' OR key LIKE 'expect %' OR key LIKE 'computer %'
                 """)

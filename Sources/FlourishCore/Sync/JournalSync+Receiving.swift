@@ -50,6 +50,8 @@ extension JournalSync {
                 heard.add(batch)
                 // Its changes may build on the file before it: without that one, it waits.
                 guard batch.follows == 0 || applied.contains(SyncBatch.fileName(machine: machine, number: batch.follows)) else { break }
+                // So do the photos it names: until each is here, it waits, and so do the later ones.
+                guard try fetchPhotos(batch.changes, into: &report) else { break }
                 do {
                     let receipt = try store.apply(batch, fileName: file.text)
                     report.received += receipt.received
@@ -90,7 +92,9 @@ extension JournalSync {
                 switch file.kind {
                 case .batch where !applied.contains(file.text):
                     // Applied too: a backup put back in place of the journal file had not got it.
-                    _ = try store.apply(try open(file, as: SyncBatch.self), fileName: file.text)
+                    let batch = try open(file, as: SyncBatch.self)
+                    guard try fetchPhotos(batch.changes, into: &report) else { continue }
+                    _ = try store.apply(batch, fileName: file.text)
                     try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
                     applied.insert(file.text)
                 case .snapshot where !read.contains(file.text):
@@ -98,6 +102,7 @@ extension JournalSync {
                     // Past what the journal knows it wrote: a backup put back in its place. What
                     // it holds comes back, and the numbers go on after it.
                     if file.number >= state.nextBatch {
+                        guard try fetchPhotos(snapshot.changes, into: &report) else { continue }
                         _ = try store.apply(snapshot, fileName: file.text)
                         try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
                         applied.formUnion(snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) })
@@ -158,6 +163,8 @@ extension JournalSync {
         for (file, snapshot) in opened.sorted(by: { $0.snapshot.batches.count > $1.snapshot.batches.count }) {
             let names = snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) }
             if names.contains(where: { !applied.contains($0) }) {
+                // Its photos first; without them it waits, read again next time.
+                guard try fetchPhotos(snapshot.changes, into: &report) else { continue }
                 do {
                     let receipt = try store.apply(snapshot, fileName: file.text)
                     report.received += receipt.received

@@ -14,6 +14,11 @@ public struct SyncReport: Sendable, Equatable {
     /// The computers some of whose changes are missing at the place: a later file of theirs, or
     /// another computer's, says they wrote a file that is not there.
     public var missing: [String] = []
+    /// Photos sent to the place, and fetched from it.
+    public var photosSent = 0
+    public var photosReceived = 0
+    /// Photos a batch names that are not at the place yet: the batch waits for them.
+    public var photosWaiting = 0
 
     public init() {}
 
@@ -24,6 +29,9 @@ public struct SyncReport: Sendable, Equatable {
         } else if conflicts > 1 {
             parts.append(String(format: tr("%@ conflicts kept as earlier versions"), "\(conflicts)"))
         }
+        if photosSent > 0 { parts.append(String(format: tr("%@ photos sent"), "\(photosSent)")) }
+        if photosReceived > 0 { parts.append(String(format: tr("%@ photos received"), "\(photosReceived)")) }
+        if photosWaiting > 0 { parts.append(String(format: tr("%@ photos not at the place yet"), "\(photosWaiting)")) }
         return parts.joined(separator: ", ")
     }
 
@@ -185,6 +193,11 @@ public final class JournalSync: @unchecked Sendable {
     public var snapshotEvery = SyncSnapshot.everyBatches
     /// Behind by more batches than this, a machine starts from the snapshots.
     public var snapshotsWhenBehind = SyncSnapshot.readWhenBehind
+    /// Hears (photos done, photos in all) as photos are fetched or sent: a machine joining a
+    /// journal with hundreds of them says "photo 12 of 340".
+    public var photoProgress: ((Int, Int) -> Void)?
+    /// The time, for how long a photo has gone unused (later in tests).
+    public var now: @Sendable () -> Date = Date.init
 
     /// Receives the other machines' new batches, then sends this machine's changes, then, every
     /// so often, writes a snapshot and removes its own batches that it holds. `progress` hears
@@ -198,9 +211,15 @@ public final class JournalSync: @unchecked Sendable {
         var report = SyncReport()
         var counter = Counter(progress: progress)
         let files = try place.list("").compactMap(SyncFileName.parse)
+        // Before anything is compared or sent: entries here name their photos by the place's names.
+        try namePhotos()
+        var photos = try listPhotos()
         try receive(state, files: files, into: &report, counter: &counter)
         if !report.refused.isEmpty { try checkKeyUnchanged() }
+        // The photos before the batches that name them.
+        try uploadPhotos(&photos, into: &report)
         let written = try send(state, counter: &counter)
+        try removeUnusedPhotos(photos, report: report)
         report.sent = written.changes
         try compact(state, files: files + written.files, into: &report)
         // A file both checked as this machine's and in the way of its snapshot is said once.

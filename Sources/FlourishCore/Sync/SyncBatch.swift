@@ -127,6 +127,9 @@ struct SyncChange: Codable, Equatable {
     var longitude: Double?
     var accuracy: Double?
     var tags: [String]?
+    /// Its photos, in order, by their names at the place (nil from a Flourish before photos:
+    /// the photos an entry has stay as they are).
+    var photos: [SyncPhoto]?
     /// The stamp of the version this one replaced, as the sender had it.
     var base: String?
     /// When a deleted entry was put back (Undo), which outweighs its deletion.
@@ -139,7 +142,7 @@ struct SyncChange: Codable, Equatable {
     var at: String?
 
     enum CodingKeys: String, CodingKey {
-        case kind, uuid, title, body, mood, latitude, longitude, accuracy, tags, base, name, to, at
+        case kind, uuid, title, body, mood, latitude, longitude, accuracy, tags, photos, base, name, to, at
         case createdAt = "created_at", updatedAt = "updated_at", revivedAt = "revived_at", deletedAt = "deleted_at"
     }
 

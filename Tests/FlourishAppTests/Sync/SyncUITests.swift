@@ -220,4 +220,29 @@ final class SyncUITests: XCTestCase {
             XCTAssertTrue(window.statusLabel.text.hasPrefix("Synced at "), window.statusLabel.text)
         }
     }
+
+    /// A machine joining a journal with photos says how far it is in photos.
+    func testAJoiningMachineSaysWhichPhotoItIsAt() throws {
+        try MainActor.assumeIsolated {
+            // The first machine, from a terminal's point of view: the core alone.
+            let first = try JournalStore(path: shared.file("first.sqlite"))
+            let photos = try (1...3).map { try first.addPhoto(Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: UInt8($0), count: 50_000),
+                                                             fileName: "IMG_\($0).jpg", thumbnail: nil) }
+            let entry = try first.save(try EntryDraft(title: "Three photos", mood: .okay, photos: photos).validated().get(), createdAt: Date())
+            let (sync, _) = try JournalSync.setUp(first, at: FolderPlace(path: place), passphrase: passphrase, cost: .interactive)
+            XCTAssertEqual(try sync.sync().photosSent, 3)
+            first.close()
+
+            let harness = try Harness()
+            defer { harness.close() }
+            var said: [String] = []
+            harness.main.sync?.observe { said.append(harness.main.sync?.sentence ?? "") }
+            let window = setUp(harness, passphrase: passphrase)
+            XCTAssertFalse(window.problem.isVisible, window.problem.text)
+            waitSynced(harness)
+            XCTAssertEqual(said.filter { $0.contains("photo") }, ["Syncing… photo 1 of 3.", "Syncing… photo 2 of 3."])
+            let arrived = try XCTUnwrap(try harness.journal.entries(ids: try harness.journal.entryIDs()).first { $0.uuid == entry.uuid })
+            XCTAssertEqual(arrived.photos.map(\.fileName), ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"])
+        }
+    }
 }

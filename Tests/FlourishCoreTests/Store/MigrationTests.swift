@@ -138,7 +138,7 @@ final class MigrationTests: XCTestCase {
     /// journal as it was.
     private func peelPhotos(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(tables["grdb_migrations"]?.removeLast(), ["text:'v9: photos'"], file: file, line: line)
-        for table in ["photo_key", "photo", "entry_photo"] {
+        for table in ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] {
             XCTAssertEqual(tables.removeValue(forKey: table), [], "v9's \(table) starts empty", file: file, line: line)
         }
         for table in ["kept_draft", "entry_version"] {
@@ -157,7 +157,7 @@ final class MigrationTests: XCTestCase {
                 ? ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "entry_version"] : []
             let stamps = try db.tableExists("sync_revival") ? ["sync_revival", "sync_tag_made"] : []
             let kept = try db.tableExists("kept_draft") ? ["kept_draft"] : []
-            let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo"] : []
+            let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] : []
             for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")

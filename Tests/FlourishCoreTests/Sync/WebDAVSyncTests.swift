@@ -1,4 +1,4 @@
-import FlourishCore
+@testable import FlourishCore
 import FlourishTestSupport
 import Foundation
 import XCTest
@@ -213,5 +213,32 @@ final class WebDAVSyncTests: XCTestCase {
         let before = try kibibytes("VmRSS")
         try body()
         return (try kibibytes("VmHWM") - before) * 1024
+    }
+
+    /// Photos through the real server: each stored on its own under photos/, read back byte for
+    /// byte by the other machine; nothing the server stores shows a picture or its EXIF.
+    func testPhotosTravelThroughTheServerSealed() throws {
+        let laptop = try SyncMachine(folder.file("laptop.sqlite")), desktop = try SyncMachine(folder.file("desktop.sqlite"))
+        let picture = PhotoStoreTests.picture(77, size: 300_000)
+        let photo = try laptop.store.addPhoto(picture, fileName: "IMG_0077.jpg")
+        let entry = try laptop.store.save(try EntryDraft(title: "Harbour", mood: .theBest, photos: [photo]).validated().get(), createdAt: Date())
+        let place = try place("/dav/Flourish/")
+        (laptop.sync, _) = try JournalSync.setUp(laptop.store, at: place, passphrase: passphrase, cost: .interactive)
+        XCTAssertEqual(try laptop.syncNow().photosSent, 1)
+        (desktop.sync, _) = try JournalSync.setUp(desktop.store, at: place, passphrase: passphrase)
+        XCTAssertEqual(try desktop.syncNow().photosReceived, 1)
+        let arrived = try XCTUnwrap(try desktop.entry(entry.uuid))
+        XCTAssertEqual(try desktop.store.photo(try XCTUnwrap(arrived.photos.first)), picture, "byte for byte")
+
+        let photos = (server.davFolder as NSString).appendingPathComponent("Flourish/photos")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: photos)
+        XCTAssertEqual(stored.count, 1)
+        for name in stored {
+            let data = try Data(contentsOf: URL(fileURLWithPath: (photos as NSString).appendingPathComponent(name)))
+            XCTAssertFalse(data.starts(with: [0xFF, 0xD8, 0xFF]), "no JPEG header")
+            XCTAssertNil(data.range(of: Data("FLOURISH-EXIF-MARKER".utf8)), "no EXIF text")
+            XCTAssertNil(data.range(of: picture.dropFirst(64).prefix(64)), "none of the picture's bytes")
+        }
+        XCTAssertEqual(try laptop.syncNow().photosSent, 0, "sent once")
     }
 }

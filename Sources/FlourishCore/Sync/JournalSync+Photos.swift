@@ -1,0 +1,89 @@
+import Foundation
+
+/// Photos at the place: each sealed on its own as `photos/<name>` (`SyncPhoto`), never inside a
+/// batch. Before anything is sent, every photo an entry here names is at the place (uploaded
+/// once: a photo listed there is never sent again; one missing, whoever removed it, is sent
+/// again by any machine that has it). Before a batch is applied, every photo it names is here:
+/// fetched, opened with the key and checked against its name; until then the batch waits (a
+/// folder that syncs files in any order may bring a batch before its photos).
+extension JournalSync {
+    /// How long a photo no entry here names stays at the place: another machine may have an
+    /// edit naming it that it has not sent yet.
+    public static let unusedPhotoGrace: TimeInterval = 7 * 86_400
+
+    /// The photos' names at the place, as listed at the start of a sync.
+    func listPhotos() throws(SyncError) -> Set<String> {
+        Set(try place.list("photos").filter(PhotoName.isValid))
+    }
+
+    /// Learns the place's name of every photo entries here name that has none yet: each is read
+    /// once for it. A photo that cannot be read here (its file missing or damaged) is left out.
+    func namePhotos() throws(SyncError) {
+        for photo in try worded({ () throws(JournalError) in try store.photosWithoutPlaceNames() }) {
+            guard let bytes = try? store.photo(photo) else { continue }
+            let name = SyncPhoto.name(of: bytes, key: key)
+            try worded { () throws(JournalError) in try store.recordPlaceName(name, of: photo.id) }
+        }
+    }
+
+    /// Sends every photo entries here name that the place does not hold.
+    func uploadPhotos(_ listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
+        let wanted = try worded { () throws(JournalError) in try store.placeNamesOfEntriesPhotos() }.filter { !listed.contains($0.place) }
+        var done = 0
+        for (photo, name) in wanted {
+            defer {
+                done += 1
+                photoProgress?(done, wanted.count)
+            }
+            guard let bytes = try? store.photo(photo) else { continue }
+            do {
+                try place.create(SyncPhoto.path(name), contents: try key.seal(bytes, name: SyncPhoto.path(name), journal: journal))
+            } catch .fileExists {
+                // Another machine sent the same photo a moment ago.
+            }
+            listed.insert(name)
+            report.photosSent += 1
+        }
+    }
+
+    /// Fetches the photos `changes` name that are not here yet; whether every one is here now.
+    /// One not at the place yet is waited for; one that fails its seal or its name is refused.
+    func fetchPhotos(_ changes: [SyncChange], into report: inout SyncReport) throws(SyncError) -> Bool {
+        var wanted: [SyncPhoto] = []
+        for photo in changes.flatMap({ $0.kind == .entry ? $0.photos ?? [] : [] }) where photo.isValid && !wanted.contains(where: { $0.name == photo.name }) {
+            if try worded({ () throws(JournalError) in try store.localPhoto(atPlace: photo.name) }) == nil { wanted.append(photo) }
+        }
+        var complete = true
+        for (index, photo) in wanted.enumerated() {
+            defer { photoProgress?(index + 1, wanted.count) }
+            guard let sealed = try place.read(photo.path) else {
+                report.photosWaiting += 1
+                complete = false
+                continue
+            }
+            guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
+                  let kept = try? store.addPhoto(bytes, fileName: photo.file, thumbnail: nil) else {
+                report.refused.append(photo.path)
+                complete = false
+                continue
+            }
+            try worded { () throws(JournalError) in try store.recordPlaceName(photo.name, of: kept.id) }
+            report.photosReceived += 1
+        }
+        return complete
+    }
+
+    /// Removes from the place the photos no entry here has named for `unusedPhotoGrace`, once
+    /// this machine has everything the others wrote (none of their files missing, refused or
+    /// waiting): then no entry anywhere names them but in an edit not sent yet, whose machine
+    /// sends the photo again.
+    func removeUnusedPhotos(_ listed: Set<String>, report: SyncReport) throws(SyncError) {
+        guard report.missing.isEmpty, report.refused.isEmpty, report.photosWaiting == 0 else { return }
+        let before = now().addingTimeInterval(-Self.unusedPhotoGrace)
+        let unused = try worded { () throws(JournalError) in try store.unusedPlacePhotos(listed: listed, before: before, now: now()) }
+        for name in unused {
+            try? place.remove(SyncPhoto.path(name))
+            try worded { () throws(JournalError) in try store.forgetUnusedPlacePhoto(name) }
+        }
+    }
+}
