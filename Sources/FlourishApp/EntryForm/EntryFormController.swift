@@ -90,8 +90,8 @@ final class EntryFormController {
 
     // MARK: - Saving
 
-    /// Whether closing now would lose words the person typed.
-    var hasUnsavedText: Bool { !draft.problems.contains(.missingText) }
+    /// Whether closing now would lose words the person typed, or photos they added.
+    var hasUnsavedText: Bool { !draft.problems.contains(.missingText) || !fields.photos.photos.isEmpty }
 
     /// What the form holds now; the location only while the switch is on and a fix is known.
     /// Puts back the words the form held when the journal was locked.

@@ -12,6 +12,9 @@ final class PhotoThumbnails {
     private var textures: [Key: Texture] = [:]
     private var order: [Key] = []
     private var waiting: [Key: [@MainActor (Texture?) -> Void]] = [:]
+    /// Photos that could not be shown (file missing or damaged, no reader for their kind): not
+    /// read again each time their row scrolls by, until Flourish starts again.
+    private var unreadable: Set<String> = []
     private let limit = 300
 
     private struct Key: Hashable {
@@ -25,6 +28,7 @@ final class PhotoThumbnails {
     /// in memory, later otherwise (nil: the photo cannot be read).
     func texture(of photo: EntryPhoto, edge: Int, _ show: @escaping @MainActor (Texture?) -> Void) {
         let key = Key(id: photo.id, edge: edge)
+        if unreadable.contains(photo.id) { return show(nil) }
         if let texture = textures[key] {
             touch(key)
             return show(texture)
@@ -38,6 +42,8 @@ final class PhotoThumbnails {
             if let texture {
                 textures[key] = texture
                 touch(key)
+            } else {
+                unreadable.insert(photo.id)
             }
             for show in waiting.removeValue(forKey: key) ?? [] { show(texture) }
         }

@@ -116,4 +116,20 @@ final class PhotoFormTests: XCTestCase {
             XCTAssertEqual(try harness.journal.entries(ids: [entry.id]).first?.photos, [kept[0]])
         }
     }
+
+    func testClosingWithOnlyPhotosOnTheFormAsksFirst() throws {
+        let made = try photos()
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            harness.form.fields.photos.add(paths: [made.path(.plainJPEG)])
+            waitForThumbnails(harness, harness.form.fields.photos, count: 1)
+            harness.main.window.close()
+            let dialog = try XCTUnwrap(harness.waitForDialog())
+            XCTAssertEqual(dialog.title, "Discard this entry?", "a photo added is work not to lose without asking")
+            try XCTUnwrap(dialog.button(for: Alerts.cancel)).click()
+            harness.waitUntil("the dialog goes") { harness.main.alerts.current == nil }
+            XCTAssertEqual(harness.form.fields.photos.photos.count, 1)
+        }
+    }
 }
