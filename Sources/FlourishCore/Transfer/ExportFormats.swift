@@ -1,19 +1,33 @@
 import Foundation
 
-/// What an export writes: everything as JSON (lossless, what Flourish imports again), a table
-/// as CSV, or a readable Markdown document (one, or one a year).
+/// What an export writes: everything as JSON (lossless, what Flourish imports again; the photos
+/// named, not included), everything with the photos as a ZIP file, a table as CSV, or a readable
+/// Markdown document (one, or one a year) with its photos beside it.
 public enum ExportFormat: String, CaseIterable, Sendable {
     case json
+    /// `journal.json` and `photos/` in a ZIP file (see `ZIPExport`).
+    case zip
     case csv
+    /// One file, its photos in a folder beside it named after it ("journal-photos/").
     case markdown
-    /// Markdown, one file a year, into a folder.
+    /// Markdown, one file a year, into a folder, their photos in its "photos/".
     case markdownByYear = "markdown-by-year"
 
     public var fileExtension: String {
         switch self {
         case .json: "json"
+        case .zip: "zip"
         case .csv: "csv"
         case .markdown, .markdownByYear: "md"
+        }
+    }
+
+    /// Whether the photos' originals are written with the text (otherwise they are only named,
+    /// or, in CSV, left out).
+    public var includesPhotos: Bool {
+        switch self {
+        case .zip, .markdown, .markdownByYear: true
+        case .json, .csv: false
         }
     }
 }
@@ -32,6 +46,8 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
     public var updatedAt: String?
     public var tags: [String]
     public var location: Location?
+    /// The photos it carries, in order; absent when it has none.
+    public var photos: [Photo]?
 
     public struct Location: Codable, Equatable, Sendable {
         public var latitude: Double
@@ -40,14 +56,27 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
         public var accuracy: Double
     }
 
+    /// A photo of the entry: where it is in the ZIP export ("photos/IMG_2041.jpg", unique in
+    /// the export: another photo of the same name has part of its id before it), and the name
+    /// the entry gives it ("IMG_2041.jpg").
+    public struct Photo: Codable, Equatable, Sendable {
+        public var file: String
+        public var name: String
+
+        public init(file: String, name: String) {
+            self.file = file
+            self.name = name
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
-        case uuid, title, body, mood, tags, location
+        case uuid, title, body, mood, tags, location, photos
         case moodTitle = "mood_title"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    public init(_ entry: Entry, tags: [String]) {
+    public init(_ entry: Entry, tags: [String], photos: [Photo] = []) {
         uuid = entry.uuid
         title = entry.title
         body = entry.body
@@ -57,6 +86,7 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
         updatedAt = entry.updatedAt.map { ExportedTime($0).iso8601 }
         self.tags = tags
         location = entry.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) }
+        self.photos = photos.isEmpty ? nil : photos
     }
 }
 
@@ -68,6 +98,9 @@ public struct ExportDocument: Codable, Sendable {
     public var format: String
     public var version: Int
     public var exportedAt: String
+    /// Where the photos the entries name are: present only when some entry has photos. In
+    /// English, as the rest of the file: it is read by programs and people of any language.
+    public var photosNote: String?
     /// Every tag of the journal, with or without entries.
     public var tags: [String]
     public var entries: [ExportedEntry]
@@ -75,7 +108,14 @@ public struct ExportDocument: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case format, version, tags, entries
         case exportedAt = "exported_at"
+        case photosNote = "photos_note"
     }
+
+    /// The note of a JSON export, whose photos are named but not in it.
+    public static let photosNotIncluded = "The photos each entry names are not in this file: "
+        + "export as ZIP (flourish --export zip PATH, or Export… › Everything, with photos) to have them."
+    /// The note of the ZIP export's journal.json.
+    public static let photosBeside = "The photos each entry names are in the photos folder of this ZIP file, as they were added."
 }
 
 extension Mood {

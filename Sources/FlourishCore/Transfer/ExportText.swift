@@ -31,13 +31,14 @@ struct ExportText {
         return encoder
     }()
 
-    /// What comes before the first entry.
-    func header(title: String = "Flourish journal") -> String {
+    /// What comes before the first entry; `photosNote` says where the photos are (JSON only).
+    func header(title: String = "Flourish journal", photosNote: String? = nil) -> String {
         switch format {
-        case .json:
+        case .json, .zip:
             let tags = (try? String(decoding: Self.encoder.encode(tagNames), as: UTF8.self)) ?? "[]"
+            let note = photosNote.flatMap { try? String(decoding: Self.encoder.encode($0), as: UTF8.self) }.map { "  \"photos_note\": \($0),\n" } ?? ""
             return "{\n  \"format\": \"\(ExportDocument.formatName)\",\n  \"version\": \(ExportDocument.currentVersion),\n"
-                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n  \"tags\": \(tags),\n  \"entries\": [\n"
+                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n" + note + "  \"tags\": \(tags),\n  \"entries\": [\n"
         case .csv:
             return CSV.record(Self.csvHeader)
         case .markdown, .markdownByYear:
@@ -57,14 +58,23 @@ struct ExportText {
         return LocalTime(day: Insights.Day(year: local.year ?? 1970, month: local.month ?? 1, day: local.day ?? 1), components: local)
     }
 
-    /// One entry, oldest first, at `time` (`localTime(of:)`); `first` says whether it is the
-    /// first, `previousDay` the local day of the one before it (Markdown heads each day once).
-    func entry(_ entry: Entry, at time: LocalTime, tags: [String], first: Bool, previousDay: Insights.Day?) throws -> String {
+    /// A photo as the text names it: the name the entry gives it, and its file's path in the
+    /// export (JSON: in the ZIP file; Markdown: from the .md file).
+    struct PhotoLink {
+        let name: String
+        let path: String
+    }
+
+    /// One entry, oldest first, at `time` (`localTime(of:)`), with its photos; `first` says
+    /// whether it is the first, `previousDay` the local day of the one before it (Markdown heads
+    /// each day once).
+    func entry(_ entry: Entry, at time: LocalTime, tags: [String], photos: [PhotoLink] = [], first: Bool,
+               previousDay: Insights.Day?) throws -> String {
         let (local, day) = (time.components, time.day)
         let time = String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0)
         switch format {
-        case .json:
-            let text = String(decoding: try Self.encoder.encode(ExportedEntry(entry, tags: tags)), as: UTF8.self)
+        case .json, .zip:
+            let text = String(decoding: try Self.encoder.encode(ExportedEntry(entry, tags: tags, photos: photos.map { ExportedEntry.Photo(file: $0.path, name: $0.name) })), as: UTF8.self)
             return (first ? "    " : ",\n    ") + text
         case .csv:
             return CSV.record([
@@ -80,6 +90,10 @@ struct ExportText {
             text += "\n### \(time) · \(entry.mood.englishTitle)" + (tags.isEmpty ? "" : " · " + tags.joined(separator: ", ")) + "\n"
             if !entry.title.isEmpty { text += "\n**\(entry.title)**\n" }
             if !entry.body.isEmpty { text += "\n\(entry.body)\n" }
+            // One paragraph of images: shown side by side where there is room.
+            if !photos.isEmpty {
+                text += "\n" + photos.map { "![\(ExportPhotoNames.markdownText($0.name))](\(ExportPhotoNames.markdownLink($0.path)))\n" }.joined()
+            }
             return text
         }
     }
@@ -87,7 +101,7 @@ struct ExportText {
     /// What comes after the last entry.
     var footer: String {
         switch format {
-        case .json: "\n  ]\n}\n"
+        case .json, .zip: "\n  ]\n}\n"
         case .csv, .markdown, .markdownByYear: ""
         }
     }
