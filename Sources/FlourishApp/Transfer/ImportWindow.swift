@@ -6,9 +6,8 @@ import GtkKit
 /// this window says what will happen ("412 entries, 18 tags, 3 already in your journal"; for a
 /// Daylio CSV without its header line, that its columns were recognised from its entries; the
 /// photos that come with the entries, and those left behind; a backup's voice notes, which are
-/// not imported) and, for Daylio, lists
-/// each of its moods with how many entries carry it and the Flourish mood it becomes, which the
-/// person can change. Import writes everything in one transaction; the "Entry deleted" notice
+/// not imported) and, for Daylio, lists each of its moods with how many entries carry it and the
+/// Flourish mood it becomes, which the person can change. Import writes everything in one transaction; the "Entry deleted" notice
 /// then offers to undo it.
 @MainActor
 final class ImportWindow {

@@ -146,6 +146,13 @@ enum FlourishJSON {
         entries.reserveCapacity(document.entries.count)
         // Each file's first bytes looked at once, however many entries name it.
         var isPicture: [String: Bool] = [:]
+        func holdsPicture(_ member: String) -> Bool {
+            guard let archive else { return false }
+            if let known = isPicture[member] { return known }
+            let answer = archive.head(of: member).flatMap(PhotoFormat.of) != nil
+            isPicture[member] = answer
+            return answer
+        }
         for (index, exported) in document.entries.enumerated() {
             func problem(_ reason: String) -> ImportProblem {
                 // The line is looked for only for a problem: looking for every entry's would
@@ -174,11 +181,7 @@ enum FlourishJSON {
             var entry = ImportedEntry(uuid: exported.uuid, title: exported.title.withoutNUL, body: exported.body.withoutNUL, mood: mood,
                                       createdAt: created, updatedAt: updated, tags: exported.tags, location: location)
             for photo in exported.photos ?? [] {
-                if let archive, isPicture[photo.file] ?? {
-                    let answer = archive.head(of: photo.file).flatMap(PhotoFormat.of) != nil
-                    isPicture[photo.file] = answer
-                    return answer
-                }() {
+                if let archive, holdsPicture(photo.file) {
                     entry.photos.append(ImportedPhoto(fileName: photo.name, member: photo.file, archive: archive))
                 } else {
                     entry.leftBehind.append(photo.file)

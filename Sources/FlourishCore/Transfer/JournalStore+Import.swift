@@ -53,7 +53,7 @@ extension JournalStore {
     /// before its entry: a failure leaves at most photos no entry names, let go at a later start.
     /// A picture two entries share, or that the journal has already, is kept once.
     public func importEntries(_ entries: [ImportedEntry], tags extraTags: [String] = []) throws(JournalError) -> ImportReceipt {
-        let kept = try keepPhotos(of: try reading { db in try Self.plan(entries, db).adding })
+        let kept = entries.contains { !$0.photos.isEmpty } ? try keepPhotos(of: try reading { db in try Self.plan(entries, db).adding }) : [:]
         return try writing { db in
             var plan = try Self.plan(entries, db, extraTags: extraTags)
             // Only an entry removed since the photos were kept (by another Flourish) can lack

@@ -94,6 +94,19 @@ extension ExportImportTests {
         XCTAssertEqual(second.photos, 0)
         XCTAssertEqual(fresh.photoFolder.names().count, 3)
         XCTAssertEqual(try fresh.count(), 3)
+
+        // Cancelled after its first photo: no ZIP file, whole or partial, and no JSON text left.
+        let cancelled = folder.file("cancelled.zip")
+        var calls = 0
+        XCTAssertThrowsError(try store.export(.zip, to: cancelled, progress: { _, _ in
+            calls += 1
+            return calls < 2
+        })) { error in
+            XCTAssertEqual(error as? ExportFailure, .cancelled)
+        }
+        XCTAssertEqual(calls, 2, "asked again after the first photo")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cancelled))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }, [])
     }
 
     func testALockedJournalExportsAndImportsItsPhotosAndNoPhotoIsInTheClearOutsideTheExport() throws {
