@@ -30,6 +30,9 @@ public final class ToggleButton: Widget {
 public final class CheckButton: Widget {
     public init(_ label: String) { super.init(gtk_check_button_new_with_label(label)) }
 
+    /// The words beside the box, as the person reads them.
+    public var label: String { gtk_check_button_get_label(typed(raw)).map { String(cString: $0) } ?? "" }
+
     public var isActive: Bool {
         get { gtk_check_button_get_active(typed(raw)) != 0 }
         set { gtk_check_button_set_active(typed(raw), newValue ? 1 : 0) }

@@ -8,7 +8,7 @@ import Foundation
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, csv or markdown (or\n                    markdown-by-year: one file a year into the folder PATH)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio) or a Flourish\n                    JSON export at PATH (Daylio's moods: rad the best, good really good, meh\n                    okay, bad not so great, awful the worst, in any language; a backup's own\n                    moods by their step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --encrypt         lock the journal: every byte of it on disk, and of its backups, is\n                    encrypted under a new passphrase (read as for --sync-setup); prints\n                    a recovery key, once\n  --decrypt         make a locked journal plain again (after its passphrase)\n                    A locked journal's passphrase (or recovery key) is asked for first by\n                    every command that opens it, unless the keyring keeps its key; it is\n                    the first line of standard input when that is not a terminal\n  --unlock-at-login on  keep the locked journal's key in the desktop's keyring (after its\n                    passphrase): it opens without asking while you are logged in\n  --unlock-at-login off  the keyring no longer keeps it: the passphrase is asked for again\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, zip (the JSON with every\n                    photo), csv or markdown (its photos in a folder beside it named\n                    NAME-photos), or markdown-by-year (one file a year into the folder\n                    PATH, its photos in PATH/photos)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio, with its\n                    photos) or a Flourish JSON or ZIP export (with its photos) at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, in any language; a backup's own moods by their\n                    step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --encrypt         lock the journal: every byte of it on disk, and of its backups, is\n                    encrypted under a new passphrase (read as for --sync-setup); prints\n                    a recovery key, once\n  --decrypt         make a locked journal plain again (after its passphrase)\n                    A locked journal's passphrase (or recovery key) is asked for first by\n                    every command that opens it, unless the keyring keeps its key; it is\n                    the first line of standard input when that is not a terminal\n  --unlock-at-login on  keep the locked journal's key in the desktop's keyring (after its\n                    passphrase): it opens without asking while you are logged in\n  --unlock-at-login off  the keyring no longer keeps it: the passphrase is asked for again\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -50,10 +50,10 @@ while let argument = arguments.popFirst() {
         restoreFrom = file
     case "--export":
         guard let name = arguments.popFirst(), let path = arguments.popFirst(), !path.isEmpty else {
-            fail(tr("--export needs a format (json, csv, markdown or markdown-by-year) and a path"))
+            fail(tr("--export needs a format (json, zip, csv, markdown or markdown-by-year) and a path"))
         }
         guard let format = ExportFormat(rawValue: name) else {
-            fail(String(format: tr("--export knows json, csv, markdown and markdown-by-year, not “%@”"), name))
+            fail(String(format: tr("--export knows json, zip, csv, markdown and markdown-by-year, not “%@”"), name))
         }
         exportTo = (format, path)
     case "--import":
@@ -175,6 +175,11 @@ if let exportTo {
         let result = try store.export(exportTo.format, to: exportTo.path)
         print(String(format: tr("Exported %@ entries to %@."), "\(result.entries)", result.files.joined(separator: ", ")))
         if result.unreadable > 0 { print(String(format: tr("%@ entries could not be read and were left out."), "\(result.unreadable)")) }
+        if result.photos > 0 {
+            let photos = PhotoCount.words(result.photos)
+            print(result.photosIncluded ? String(format: tr("%@ written with them."), photos)
+                : String(format: tr("%@ not included: use --export zip to have them."), photos))
+        }
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("flourish: \(error.message)\n".utf8))
@@ -195,20 +200,22 @@ if let importFrom {
     let store = openJournal()
     do {
         let entries: [ImportedEntry], tags: [String]
-        switch try ImportFile.read(path: importFrom) {
+        let file = try ImportFile.read(path: importFrom)
+        switch file {
         case .daylio(let export):
             for mood in export.moods {
                 print(String(format: tr("Daylio’s “%@” (%@ entries) becomes “%@”."), mood.name, "\(mood.count)", mood.proposed.title))
             }
-            if !export.remarks.isEmpty { print(export.remarks) }
             (entries, tags) = (export.entries(), [])
         case .flourish(let read, let names):
             (entries, tags) = (read, names)
         }
+        if !file.remarks.isEmpty { print(file.remarks) }
         let summary = try store.importSummary(entries)
         let receipt = try store.importEntries(entries, tags: tags)
         print(String(format: tr("Imported %@ entries (%@ already in your journal) and %@ new tags."),
                      "\(receipt.entryIDs.count)", "\(summary.already)", "\(receipt.tagIDs.count)"))
+        if receipt.photos > 0 { print(String(format: tr("%@ came with them."), PhotoCount.words(receipt.photos))) }
         exit(0)
     } catch let problem as ImportProblem {
         FileHandle.standardError.write(Data("flourish: \(importFrom): \(problem.message)\n".utf8))

@@ -883,7 +883,7 @@ def daylio_history_arrives_and_leaves():
 
 
 def daylio_backup_arrives():
-    print("journey: Daylio's own backup is imported through the file chooser; what it leaves behind is said", flush=True)
+    print("journey: Daylio's own backup is imported through the file chooser, with its photo", flush=True)
     journal = os.path.join(WORK, "daylio-backup-journal.sqlite")
     backup = os.path.join(WORK, "phone.daylio")
     hour = 3600000
@@ -899,9 +899,14 @@ def daylio_backup_arrives():
              "mood": 1, "note_title": "Comet", "note": "We saw it", "tags": [3], "assets": []},
         ],
     }
+    # The photo's folder counts months from 1 (March), the entries from 0 (2).
+    photo = os.path.join(WORK, "daylio-photo.jpg")
+    subprocess.run(["convert", "-size", "64x48", "gradient:orange-navy", photo], check=True)
+    with open(photo, "rb") as file:
+        photo_bytes = file.read()
     with zipfile.ZipFile(backup, "w") as archive:
         archive.writestr("backup.daylio", base64.encodebytes(json.dumps(document).encode("utf-8")))
-        archive.writestr("assets/photos/abc", b"a photo")
+        archive.writestr("assets/photos/2024/3/abc", photo_bytes)
     app = Flourish(journal)
     press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
     press(app.wait("the Import item", "menu item", "Import…"))
@@ -909,9 +914,8 @@ def daylio_backup_arrives():
     time.sleep(0.5)
     type_text(backup)
     keys("Return")
-    preview = app.wait("what the import will do", "label",
-                       "phone.daylio: 2 entries, 1 tag, 0 already in your journal. Not imported (Flourish keeps words only): 1 photo.")
-    check("the preview says the photo is not imported", preview is not None)
+    preview = app.wait("what the import will do", "label", "phone.daylio: 2 entries, 1 tag, 1 photo, 0 already in your journal.")
+    check("the preview counts the photo that comes with the entries", preview is not None)
     screenshot("import-daylio-backup.png")
     choice = wait_for("sleepy's choice", lambda: find_any(app.app, "Flourish mood for “sleepy”"))
     check("a custom mood is proposed on its own step (not so great)",
@@ -926,6 +930,14 @@ def daylio_backup_arrives():
     db.close()
     check(f"the entries are in the file at their exact moments, the note as plain text ({rows})",
           rows == [("Comet", 0, "We saw it", "2024-03-01 20:00:00.000"), ("Late night", 4, "Cold, clear\nsky", "2024-03-02 19:30:00.000")])
+    with sqlite3.connect(journal) as db:
+        photos = db.execute("SELECT entry.title, file_name FROM entry_photo JOIN entry ON entry.id = entry_id").fetchall()
+    db.close()
+    check(f"the photo is on its entry, named by its day ({photos})", photos == [("Late night", "Daylio 2024-03-02.jpg")])
+    out = os.path.join(WORK, "daylio-out.zip")
+    subprocess.run([BINARY, "--database", journal, "--export", "zip", out], check=True, capture_output=True)
+    with zipfile.ZipFile(out) as archive:
+        check("and goes out again byte for byte in the ZIP export", archive.read("photos/Daylio 2024-03-02.jpg") == photo_bytes)
 
 
 def named_containing(app, words):

@@ -3,7 +3,10 @@
 --encrypt, every other command opens it with its passphrase (or recovery key) as the first line of
 standard input, --decrypt makes it plain again. No display. The passphrase goes in on standard
 input, never on a command line. Checks what each command prints and exits with, and every file
-of the journal's folder and of the app's home, byte for byte.
+of the journal's folder and of the app's home, byte for byte. Photos too: a second locked journal
+imports a Flourish ZIP export with photos, exports it again as ZIP (every photo byte for byte),
+imports it again (nothing new) and into a fresh journal (the same entries and photos), and no
+photo is ever in the clear but in the exports.
 
     lock_cli.py PATH/TO/flourish
 """
@@ -16,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 from in_the_clear import files_under, in_the_clear
 
@@ -56,10 +60,10 @@ environment = {"HOME": home, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-
 said = []  # every stdout and stderr of every command
 
 
-def run(*arguments, stdin=""):
-    """Runs flourish on the journal, standard input a pipe; checks the passphrase is not on its
-    command line (nor in its environment) while it runs."""
-    process = subprocess.Popen([flourish, "--database", journal, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+def run(*arguments, stdin="", database=None):
+    """Runs flourish on the journal (or `database`), standard input a pipe; checks the passphrase
+    is not on its command line (nor in its environment) while it runs."""
+    process = subprocess.Popen([flourish, "--database", database or journal, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=environment)
     # It waits for standard input. (Just after exec, the kernel may not have set the new command
     # line up yet: it reads empty for a moment.)
@@ -234,6 +238,83 @@ check(f"--unlock-at-login on is refused for a plain journal, in one line ({err})
 status, out, err = run("--unlock-at-login", "off")
 check(f"--unlock-at-login off on a plain journal asks the keyring, here out of reach ({err})",
       status == 1 and err.startswith("flourish: no keyring (Secret Service) answered"))
+
+# Photos, in a second locked journal: a Flourish ZIP export with photos comes in, goes out again
+# as ZIP byte for byte, comes in again (nothing new), and into a fresh journal (the same).
+photo_folder = os.path.join(root, "photo-journal")
+os.makedirs(photo_folder)
+photo_journal = os.path.join(photo_folder, "journal.sqlite")
+pictures = {"photos/IMG_2041.jpg": b"\xff\xd8\xff\xe0PHOTO-MARKER-LIGHTHOUSE" + os.urandom(40000),
+            "photos/harbour.png": b"\x89PNG\r\n\x1a\nPHOTO-MARKER-HARBOUR" + os.urandom(30000)}
+photo_entries = [
+    {"uuid": "44444444-4444-4444-8444-444444444444", "title": "Lighthouse", "body": "Foghorn", "mood": 1, "mood_title": "",
+     "created_at": "2026-11-05T10:00:00.000Z", "tags": [],
+     "photos": [{"file": "photos/IMG_2041.jpg", "name": "IMG_2041.jpg"}, {"file": "photos/harbour.png", "name": "harbour.png"}]},
+    {"uuid": "55555555-5555-4555-8555-555555555555", "title": "Harbour", "body": "", "mood": 2, "mood_title": "",
+     "created_at": "2026-11-06T18:30:00.000Z", "tags": [], "photos": [{"file": "photos/IMG_2041.jpg", "name": "again.jpg"}]},
+]
+photos_in = os.path.join(outside, "photos-in.zip")
+with zipfile.ZipFile(photos_in, "w") as archive:
+    archive.writestr("journal.json", json.dumps({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z",
+                                                 "tags": [], "entries": photo_entries}))
+    for name, data in pictures.items():
+        archive.writestr(name, data)
+
+
+def zip_members(path):
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def check_photos_sealed(moment):
+    for path, contents in sorted(files_under(photo_folder, home).items()):
+        if any(picture[40:104] in data or b"PHOTO-MARKER" in data for picture in pictures.values() for data in contents):
+            check(f"{moment}: a photo is in the clear in {os.path.relpath(path, root)}", False)
+    check(f"{moment}: no photo is in the clear in the journal's folder or the app's home", True)
+
+
+status, out, err = run("--import", words, database=photo_journal)
+status, out, err = run("--encrypt", stdin=passphrase + "\n", database=photo_journal)
+check(f"a second journal is locked ({out.splitlines()[:1]})", status == 0)
+status, out, err = run("--import", photos_in, stdin=passphrase + "\n", database=photo_journal)
+check(f"--import of a ZIP export brings its entries and photos ({out})",
+      status == 0 and "Imported 2 entries (0 already in your journal)" in out and "2 photos came with them." in out)
+kept = os.listdir(os.path.join(photo_folder, "journal-photos"))
+check(f"the photo two entries share is kept once: two sealed files ({kept})", len(kept) == 2)
+check_photos_sealed("after importing photos into a locked journal")
+
+photos_out = os.path.join(outside, "photos-out.zip")
+status, out, err = run("--export", "zip", photos_out, stdin=passphrase + "\n", database=photo_journal)
+check(f"--export zip writes the entries and photos ({out})", status == 0 and "Exported 5 entries" in out and "2 photos written with them." in out)
+check("the ZIP file is private (0600)", os.stat(photos_out).st_mode & 0o777 == 0o600)
+members = zip_members(photos_out)
+check(f"it holds journal.json and photos/ ({sorted(members)})", sorted(members) == ["journal.json", *sorted(pictures)])
+check("every photo byte for byte", all(members[name] == data for name, data in pictures.items()))
+document = json.loads(members["journal.json"])
+exported = {entry["uuid"]: entry for entry in document["entries"]}
+check("journal.json names each entry's photos, in order, with the names the entries give them",
+      all(exported[entry["uuid"]]["photos"] == entry["photos"] for entry in photo_entries))
+check("and says the photos are in the ZIP file", "photos folder of this ZIP file" in document.get("photos_note", ""))
+status, out, err = run("--export", "json", os.path.join(outside, "photos-out.json"), stdin=passphrase + "\n", database=photo_journal)
+check(f"--export json says the photos are not in it and what has them ({out})",
+      status == 0 and "2 photos not included: use --export zip to have them." in out)
+check_photos_sealed("after the exports")
+
+status, out, err = run("--import", photos_out, stdin=passphrase + "\n", database=photo_journal)
+check(f"importing the ZIP export again adds nothing ({out})", status == 0 and "Imported 0 entries (5 already in your journal)" in out
+      and "came with them" not in out)
+check("and keeps no photo twice", sorted(os.listdir(os.path.join(photo_folder, "journal-photos"))) == sorted(kept))
+
+fresh = os.path.join(outside, "fresh", "journal.sqlite")
+os.makedirs(os.path.dirname(fresh))
+status, out, err = run("--import", photos_out, database=fresh)
+check(f"a fresh journal imports the ZIP export whole ({out})", status == 0 and "Imported 5 entries" in out and "2 photos came with them." in out)
+again = os.path.join(outside, "fresh-out.zip")
+status, out, err = run("--export", "zip", again, database=fresh)
+again_members = zip_members(again)
+check("and exports the same photos, byte for byte", {name: data for name, data in again_members.items() if name != "journal.json"}
+      == {name: data for name, data in members.items() if name != "journal.json"})
+check("and the same entries", json.loads(again_members["journal.json"])["entries"] == document["entries"])
 
 # The passphrase was never written anywhere, nor said.
 for path, contents in sorted(files_under(root).items()):

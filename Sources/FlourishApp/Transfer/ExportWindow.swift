@@ -4,11 +4,14 @@ import GtkKit
 
 /// "Export…" (main menu): the format, then where (GTK's file chooser), then the export itself in
 /// the background with its progress and Cancel. The window never waits: a journal of 100,000
-/// entries takes seconds to write.
+/// entries takes seconds to write, and its photos may be gigabytes. JSON names the photos;
+/// "Everything, with photos" is the ZIP file that has them too, and Markdown writes them in a
+/// folder beside its text.
 @MainActor
 final class ExportWindow {
     let window: Window
     let json = CheckButton(tr("JSON: everything, to import into Flourish again"))
+    let zip = CheckButton(tr("Everything, with photos (ZIP)"))
     let csv = CheckButton(tr("CSV: a table, for spreadsheets"))
     let markdown = CheckButton(tr("Markdown: a document to read"))
     let byYear = CheckButton(tr("One file a year"))
@@ -17,6 +20,7 @@ final class ExportWindow {
     let progress = ProgressBar()
     /// The format chosen.
     var format: ExportFormat {
+        if zip.isActive { return .zip }
         if csv.isActive { return .csv }
         if markdown.isActive { return byYear.isActive ? .markdownByYear : .markdown }
         return .json
@@ -35,7 +39,7 @@ final class ExportWindow {
         intro.alignStart()
         content.append(intro)
         let choices = Box(.vertical, spacing: 4, groupNamed: tr("Format"))
-        for choice in [json, csv, markdown] {
+        for choice in [json, zip, csv, markdown] {
             choices.append(choice)
             if choice != json { choice.join(json) }
         }
@@ -88,7 +92,7 @@ final class ExportWindow {
             switch result {
             case .success(let result):
                 window.close()
-                var message = String(format: tr("%@ written to %@."), EntryCount.words(result.entries), result.files.count == 1 ? result.files[0] : path)
+                var message = Self.written(result, to: result.files.count == 1 ? result.files[0] : path)
                 if result.unreadable > 0 {
                     message += " " + String(format: tr("%@ could not be read and were left out."), EntryCount.words(result.unreadable))
                 }
@@ -106,7 +110,18 @@ final class ExportWindow {
         progress.fraction = 0
         progress.text = ""
         exportButton.isSensitive = !isRunning
-        for choice in [json, csv, markdown] { choice.isSensitive = !isRunning }
+        for choice in [json, zip, csv, markdown] { choice.isSensitive = !isRunning }
         byYear.isSensitive = !isRunning && markdown.isActive
+    }
+
+    /// "3 entries and 12 photos written to …", or, when the format leaves the photos out, what
+    /// has them.
+    static func written(_ result: ExportResult, to path: String) -> String {
+        let entries = EntryCount.words(result.entries)
+        guard result.photos > 0 else { return String(format: tr("%@ written to %@."), entries, path) }
+        let photos = PhotoCount.words(result.photos)
+        if result.photosIncluded { return String(format: tr("%@ and %@ written to %@."), entries, photos, path) }
+        return String(format: tr("%@ written to %@."), entries, path) + " "
+            + String(format: tr("%@ not included: choose “Everything, with photos (ZIP)” to have them."), photos)
     }
 }

@@ -4,10 +4,10 @@ import GtkKit
 
 /// "Import…" (main menu): a file chosen with GTK's file chooser and read in the background; then
 /// this window says what will happen ("412 entries, 18 tags, 3 already in your journal"; for a
-/// Daylio CSV without its header line, that its columns were recognised from its entries; for a
-/// Daylio backup, its photos and voice notes, which are not imported) and, for Daylio, lists
-/// each of its moods with how many entries carry it and the Flourish mood it becomes, which the
-/// person can change. Import writes everything in one transaction; the "Entry deleted" notice
+/// Daylio CSV without its header line, that its columns were recognised from its entries; the
+/// photos that come with the entries, and those left behind; a backup's voice notes, which are
+/// not imported) and, for Daylio, lists each of its moods with how many entries carry it and the
+/// Flourish mood it becomes, which the person can change. Import writes everything in one transaction; the "Entry deleted" notice
 /// then offers to undo it.
 @MainActor
 final class ImportWindow {
@@ -52,9 +52,9 @@ final class ImportWindow {
     }
 
     /// What the file chooser offers: the files Flourish imports (Daylio's CSV export and backup,
-    /// Flourish's JSON export), or every file (a Daylio export renamed).
+    /// Flourish's JSON and ZIP exports), or every file (a Daylio export renamed).
     static var filters: [FileChooser.Filter] {
-        [FileChooser.Filter(name: tr("Daylio and Flourish exports"), suffixes: ["csv", "daylio", "json"]),
+        [FileChooser.Filter(name: tr("Daylio and Flourish exports"), suffixes: ["csv", "daylio", "json", "zip"]),
          FileChooser.Filter(name: tr("All files"), suffixes: [])]
     }
 
@@ -117,9 +117,12 @@ final class ImportWindow {
             guard let self else { return }
             switch result {
             case .success(let counts):
-                summary.text = String(format: tr("%@: %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
-                                      Self.tags(counts.tags), "\(counts.already)")
-                if case .daylio(let export) = file, !export.remarks.isEmpty { summary.text += " " + export.remarks }
+                summary.text = counts.photos == 0
+                    ? String(format: tr("%@: %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
+                             Self.tags(counts.tags), "\(counts.already)")
+                    : String(format: tr("%@: %@, %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
+                             Self.tags(counts.tags), PhotoCount.words(counts.photos), "\(counts.already)")
+                if !file.remarks.isEmpty { summary.text += " " + file.remarks }
                 importButton.isSensitive = counts.adding > 0
                 if counts.adding == 0 { summary.text += " " + tr("There is nothing new to import.") }
                 (moodChoices.first?.choice ?? importButton).grabFocus()

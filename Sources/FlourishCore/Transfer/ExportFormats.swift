@@ -1,19 +1,33 @@
 import Foundation
 
-/// What an export writes: everything as JSON (lossless, what Flourish imports again), a table
-/// as CSV, or a readable Markdown document (one, or one a year).
+/// What an export writes: everything as JSON (lossless, what Flourish imports again; the photos
+/// named, not included), everything with the photos as a ZIP file, a table as CSV, or a readable
+/// Markdown document (one, or one a year) with its photos beside it.
 public enum ExportFormat: String, CaseIterable, Sendable {
     case json
+    /// `journal.json` and `photos/` in a ZIP file (see `ZIPExport`).
+    case zip
     case csv
+    /// One file, its photos in a folder beside it named after it ("journal-photos/").
     case markdown
-    /// Markdown, one file a year, into a folder.
+    /// Markdown, one file a year, into a folder, their photos in its "photos/".
     case markdownByYear = "markdown-by-year"
 
     public var fileExtension: String {
         switch self {
         case .json: "json"
+        case .zip: "zip"
         case .csv: "csv"
         case .markdown, .markdownByYear: "md"
+        }
+    }
+
+    /// Whether the photos' originals are written with the text (otherwise they are only named,
+    /// or, in CSV, left out).
+    public var includesPhotos: Bool {
+        switch self {
+        case .zip, .markdown, .markdownByYear: true
+        case .json, .csv: false
         }
     }
 }
@@ -32,6 +46,8 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
     public var updatedAt: String?
     public var tags: [String]
     public var location: Location?
+    /// The photos it carries, in order; absent when it has none.
+    public var photos: [Photo]?
 
     public struct Location: Codable, Equatable, Sendable {
         public var latitude: Double
@@ -40,14 +56,27 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
         public var accuracy: Double
     }
 
+    /// A photo of the entry: where it is in the ZIP export ("photos/IMG_2041.jpg", unique in
+    /// the export: another photo of the same name has part of its id before it), and the name
+    /// the entry gives it ("IMG_2041.jpg").
+    public struct Photo: Codable, Equatable, Sendable {
+        public var file: String
+        public var name: String
+
+        public init(file: String, name: String) {
+            self.file = file
+            self.name = name
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
-        case uuid, title, body, mood, tags, location
+        case uuid, title, body, mood, tags, location, photos
         case moodTitle = "mood_title"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    public init(_ entry: Entry, tags: [String]) {
+    public init(_ entry: Entry, tags: [String], photos: [Photo] = []) {
         uuid = entry.uuid
         title = entry.title
         body = entry.body
@@ -57,6 +86,7 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
         updatedAt = entry.updatedAt.map { ExportedTime($0).iso8601 }
         self.tags = tags
         location = entry.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) }
+        self.photos = photos.isEmpty ? nil : photos
     }
 }
 
@@ -68,6 +98,9 @@ public struct ExportDocument: Codable, Sendable {
     public var format: String
     public var version: Int
     public var exportedAt: String
+    /// Where the photos the entries name are: present only when some entry has photos. In
+    /// English, as the rest of the file: it is read by programs and people of any language.
+    public var photosNote: String?
     /// Every tag of the journal, with or without entries.
     public var tags: [String]
     public var entries: [ExportedEntry]
@@ -75,7 +108,14 @@ public struct ExportDocument: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case format, version, tags, entries
         case exportedAt = "exported_at"
+        case photosNote = "photos_note"
     }
+
+    /// The note of a JSON export, whose photos are named but not in it.
+    public static let photosNotIncluded = "The photos each entry names are not in this file: "
+        + "export as ZIP (flourish --export zip PATH, or Export… › Everything, with photos) to have them."
+    /// The note of the ZIP export's journal.json.
+    public static let photosBeside = "The photos each entry names are in the photos folder of this ZIP file, as they were added."
 }
 
 extension Mood {
@@ -89,99 +129,6 @@ extension Mood {
         case .meh: "meh"
         case .notSoGreat: "not so great"
         case .theWorst: "the worst"
-        }
-    }
-}
-
-/// Turns entries into the text of each format, a piece at a time (an export of 100,000 entries
-/// is written as it is read, never held whole).
-struct ExportText {
-    let format: ExportFormat
-    let calendar: Calendar
-    let tagNames: [String]
-    let exportedAt: Date
-    /// "Saturday 21 November 2026", made once (a formatter a day cost seconds over decades).
-    private let dayFormatter: DateFormatter
-
-    init(format: ExportFormat, calendar: Calendar, tagNames: [String], exportedAt: Date) {
-        self.format = format
-        self.calendar = calendar
-        self.tagNames = tagNames
-        self.exportedAt = exportedAt
-        dayFormatter = DateFormatter()
-        dayFormatter.calendar = calendar
-        dayFormatter.timeZone = calendar.timeZone
-        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
-        dayFormatter.dateFormat = "EEEE d MMMM yyyy"
-    }
-
-    static let csvHeader = ["date", "time", "weekday", "mood", "mood title", "tags", "title", "body", "latitude", "longitude"]
-    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// What comes before the first entry.
-    func header(title: String = "Flourish journal") -> String {
-        switch format {
-        case .json:
-            let tags = (try? String(decoding: Self.encoder.encode(tagNames), as: UTF8.self)) ?? "[]"
-            return "{\n  \"format\": \"\(ExportDocument.formatName)\",\n  \"version\": \(ExportDocument.currentVersion),\n"
-                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n  \"tags\": \(tags),\n  \"entries\": [\n"
-        case .csv:
-            return CSV.record(Self.csvHeader)
-        case .markdown, .markdownByYear:
-            return "# \(title)\n"
-        }
-    }
-
-    /// Where an entry falls on the person's clock: its local date and time, worked out once an
-    /// entry (every format and the files by year read it).
-    struct LocalTime {
-        let day: Insights.Day
-        let components: DateComponents
-    }
-
-    func localTime(of entry: Entry) -> LocalTime {
-        let local = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: entry.createdAt)
-        return LocalTime(day: Insights.Day(year: local.year ?? 1970, month: local.month ?? 1, day: local.day ?? 1), components: local)
-    }
-
-    /// One entry, oldest first, at `time` (`localTime(of:)`); `first` says whether it is the
-    /// first, `previousDay` the local day of the one before it (Markdown heads each day once).
-    func entry(_ entry: Entry, at time: LocalTime, tags: [String], first: Bool, previousDay: Insights.Day?) throws -> String {
-        let (local, day) = (time.components, time.day)
-        let time = String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0)
-        switch format {
-        case .json:
-            let text = String(decoding: try Self.encoder.encode(ExportedEntry(entry, tags: tags)), as: UTF8.self)
-            return (first ? "    " : ",\n    ") + text
-        case .csv:
-            return CSV.record([
-                String(format: "%04d-%02d-%02d", day.year, day.month, day.day), time, Self.weekdays[((local.weekday ?? 1) - 1) % 7],
-                "\(entry.mood.rawValue)", entry.mood.englishTitle, tags.joined(separator: " | "), entry.title, entry.body,
-                entry.location.map { "\($0.latitude)" } ?? "", entry.location.map { "\($0.longitude)" } ?? "",
-            ])
-        case .markdown, .markdownByYear:
-            var text = ""
-            if day != previousDay, let date = day.start(in: calendar) {
-                text += "\n## \(dayFormatter.string(from: date))\n"
-            }
-            text += "\n### \(time) · \(entry.mood.englishTitle)" + (tags.isEmpty ? "" : " · " + tags.joined(separator: ", ")) + "\n"
-            if !entry.title.isEmpty { text += "\n**\(entry.title)**\n" }
-            if !entry.body.isEmpty { text += "\n\(entry.body)\n" }
-            return text
-        }
-    }
-
-    /// What comes after the last entry.
-    var footer: String {
-        switch format {
-        case .json: "\n  ]\n}\n"
-        case .csv, .markdown, .markdownByYear: ""
         }
     }
 }

@@ -15,6 +15,12 @@ public struct ImportedEntry: Sendable, Equatable {
     /// Other identities the same entry may already be in the journal under (a Daylio entry
     /// imported before from the other kind of Daylio file): found there, it is not added again.
     public var aliases: [String] = []
+    /// The photos it carries, in order: read from the file when the entry is imported.
+    public var photos: [ImportedPhoto] = []
+    /// The photos the file names for it but does not hold as pictures (missing from it, or not
+    /// a picture), each as the file names it: left behind, and said, once however many entries
+    /// name it.
+    public var leftBehind: [String] = []
 }
 
 /// Why a file cannot be imported, and where: nothing of it is imported.
@@ -35,22 +41,34 @@ public struct ImportProblem: Error, Equatable, Sendable {
 }
 
 /// A file read for import: a Daylio export, whose moods the person maps to Flourish's before
-/// anything is imported, or a Flourish JSON export, imported as it is.
+/// anything is imported, or a Flourish JSON or ZIP export, imported as it is.
 public enum ImportFile: Sendable {
     case daylio(DaylioExport)
     case flourish(entries: [ImportedEntry], tags: [String])
 
-    /// Reads the file at `path`: a Daylio backup when it is a ZIP file (or named `.daylio`),
-    /// Flourish JSON when it starts with "{", otherwise a Daylio CSV export.
+    /// Reads the file at `path`: a ZIP file is a Daylio backup (with `backup.daylio`) or a
+    /// Flourish ZIP export (with `journal.json`), whose photos are read only when imported;
+    /// otherwise Flourish JSON when it starts with "{", or a Daylio CSV export.
     public static func read(path: String, calendar: Calendar = .current) throws(ImportProblem) -> ImportFile {
+        func unreadable(_ error: Error) -> ImportProblem {
+            ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, (error as NSError).localizedDescription))
+        }
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 4) ?? Data()
+        } catch {
+            throw unreadable(error)
+        }
+        if DaylioBackup.isZIP(head) || path.lowercased().hasSuffix(".daylio") {
+            return try zipFile(path, isZIP: DaylioBackup.isZIP(head))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, (error as NSError).localizedDescription))
-        }
-        if DaylioBackup.isZIP(data) || path.lowercased().hasSuffix(".daylio") {
-            return .daylio(try DaylioBackup.read(data))
+            throw unreadable(error)
         }
         guard let text = String(data: data, encoding: .utf8) ?? utf16(data) else {
             throw ImportProblem(line: nil, reason: tr("The file is not UTF-8 text, so it is neither a Daylio nor a Flourish export."))
@@ -62,6 +80,44 @@ public enum ImportFile: Sendable {
         return .daylio(try DaylioExport(text: text, calendar: calendar))
     }
 
+    /// A Daylio backup or a Flourish ZIP export, by what it holds.
+    private static func zipFile(_ path: String, isZIP: Bool) throws(ImportProblem) -> ImportFile {
+        guard let archive = ImportArchive(path: path) else {
+            throw ImportProblem(line: nil, reason: isZIP ? tr("This ZIP file is damaged: it cannot be read.")
+                                : tr("This is not a Daylio backup: it is not a ZIP file."))
+        }
+        if archive.contains(DaylioBackup.member) { return .daylio(try DaylioBackup.read(archive)) }
+        guard archive.contains(ZIPExport.journalMember) else {
+            throw ImportProblem(line: nil, reason: tr("This ZIP file holds no backup.daylio (Daylio’s backup) nor journal.json (Flourish’s export), so there is nothing in it to import."))
+        }
+        let data: Data
+        do {
+            data = try archive.data(of: ZIPExport.journalMember) ?? Data()
+        } catch {
+            throw ImportProblem(line: nil, reason: tr("Its journal.json cannot be unpacked: the file is damaged."))
+        }
+        let (entries, tags) = try FlourishJSON.entries(in: String(decoding: data, as: UTF8.self), data: data, archive: archive)
+        return .flourish(entries: entries, tags: tags)
+    }
+
+    /// What an import's preview says of the file beyond its counts (see `DaylioExport.remarks`;
+    /// of a Flourish file, the photos it names but does not hold); "" when there is nothing.
+    public var remarks: String {
+        switch self {
+        case .daylio(let export): export.remarks
+        case .flourish(let entries, _): Self.photosLeftBehind(Set(entries.flatMap(\.leftBehind)).count)
+        }
+    }
+
+    /// "2 photos are left behind: …", or "" for none.
+    static func photosLeftBehind(_ count: Int) -> String {
+        switch count {
+        case 0: ""
+        case 1: tr("1 photo is left behind: it is missing from the file or is not a picture.")
+        default: String(format: tr("%@ photos are left behind: they are missing from the file or are not pictures."), "\(count)")
+        }
+    }
+
     /// Text a spreadsheet saved as "Unicode" (UTF-16, with its byte order mark).
     private static func utf16(_ data: Data) -> String? {
         guard data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) else { return nil }
@@ -69,9 +125,10 @@ public enum ImportFile: Sendable {
     }
 }
 
-/// Reads Flourish's own JSON export (`ExportDocument`).
+/// Reads Flourish's own JSON export (`ExportDocument`), alone or in its ZIP export (`archive`,
+/// which holds the photos the entries name).
 enum FlourishJSON {
-    static func entries(in text: String, data: Data) throws(ImportProblem) -> ([ImportedEntry], [String]) {
+    static func entries(in text: String, data: Data, archive: ImportArchive? = nil) throws(ImportProblem) -> ([ImportedEntry], [String]) {
         let document: ExportDocument
         do {
             document = try JSONDecoder().decode(ExportDocument.self, from: data)
@@ -87,6 +144,15 @@ enum FlourishJSON {
         }
         var entries: [ImportedEntry] = []
         entries.reserveCapacity(document.entries.count)
+        // Each file's first bytes looked at once, however many entries name it.
+        var isPicture: [String: Bool] = [:]
+        func holdsPicture(_ member: String) -> Bool {
+            guard let archive else { return false }
+            if let known = isPicture[member] { return known }
+            let answer = archive.head(of: member).flatMap(PhotoFormat.of) != nil
+            isPicture[member] = answer
+            return answer
+        }
         for (index, exported) in document.entries.enumerated() {
             func problem(_ reason: String) -> ImportProblem {
                 // The line is looked for only for a problem: looking for every entry's would
@@ -112,8 +178,16 @@ enum FlourishJSON {
             if let location, !(-90...90).contains(location.latitude) || !(-180...180).contains(location.longitude) || !(location.accuracy >= 0) {
                 throw problem(tr("its location is not a place on Earth."))
             }
-            entries.append(ImportedEntry(uuid: exported.uuid, title: exported.title.withoutNUL, body: exported.body.withoutNUL, mood: mood,
-                                         createdAt: created, updatedAt: updated, tags: exported.tags, location: location))
+            var entry = ImportedEntry(uuid: exported.uuid, title: exported.title.withoutNUL, body: exported.body.withoutNUL, mood: mood,
+                                      createdAt: created, updatedAt: updated, tags: exported.tags, location: location)
+            for photo in exported.photos ?? [] {
+                if let archive, holdsPicture(photo.file) {
+                    entry.photos.append(ImportedPhoto(fileName: photo.name, member: photo.file, archive: archive))
+                } else {
+                    entry.leftBehind.append(photo.file)
+                }
+            }
+            entries.append(entry)
         }
         return (entries, document.tags)
     }

@@ -24,35 +24,50 @@ public struct ExportResult: Sendable, Equatable {
     public let unreadable: Int
     /// The files written (one, or one a year).
     public let files: [String]
+    /// Distinct photos the entries written carry: written with them when the format includes
+    /// photos, otherwise named (JSON) or left out (CSV).
+    public let photos: Int
+    /// Whether those photos were written (`ExportFormat.includesPhotos`).
+    public let photosIncluded: Bool
 }
 
 extension JournalStore {
     /// How many entries an export reads at a time, and how often it reports its progress.
     static let exportBatch = 500
 
-    /// Writes the whole journal, oldest entry first, to `path` (a folder for `.markdownByYear`).
-    /// Each file is written beside its name and renamed into place once whole, readable by its
-    /// owner only. `progress` hears (entries done, entries in all) after each batch and
-    /// returns false to cancel.
+    /// Writes the whole journal, oldest entry first, to `path` (a folder for `.markdownByYear`),
+    /// with its photos where the format takes them (see `ExportFormat`); a photo carried by
+    /// several entries is written once. Each file is written beside its name and renamed into
+    /// place once whole, readable by its owner only. Photos are read and written one at a
+    /// time. `progress` hears (entries done, entries in all) after each batch and each photo,
+    /// and returns false to cancel.
     public func export(_ format: ExportFormat, to path: String, calendar: Calendar = .current, now: Date = Date(),
                        progress: (Int, Int) -> Bool = { _, _ in true }) throws(ExportFailure) -> ExportResult {
-        let ids: [Int64], tagNames: [Int64: String]
+        let ids: [Int64], tagNames: [Int64: String], hasPhotos: Bool
         do {
             ids = Array(try entryIDs().reversed())
             tagNames = Dictionary(uniqueKeysWithValues: try tags(counted: false).map { ($0.id, $0.name) })
+            hasPhotos = try reading { db in try db.tableExists("entry_photo") && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM entry_photo)") == true }
         } catch {
             throw .journal(error)
         }
+        if format == .markdownByYear && ids.isEmpty {
+            throw .file(path: path, reason: tr("the journal has no entries, so there is no year to write"))
+        }
+        if let folder = ExportTarget.photoFolder(of: format, at: path), Self.sameFolder(folder, photoFolder.path) {
+            throw .file(path: path, reason: tr("its photos would go into the folder where the journal keeps its own; choose another name"))
+        }
         let text = ExportText(format: format, calendar: calendar,
                               tagNames: tagNames.values.sorted { TagName.key($0) < TagName.key($1) }, exportedAt: now)
-        var files: [AtomicFile] = []
-        var current: (file: AtomicFile, year: Int?)?
+        let target = try ExportTarget(format, path: path)
+        var names = ExportPhotoNames()
+        var year: Int?
         var written = 0, unreadable = 0
         var previousDay: Insights.Day?
         do throws(ExportFailure) {
             if format != .markdownByYear {
-                current = (try AtomicFile(path: path), nil)
-                try current?.file.write(text.header())
+                let note = hasPhotos ? (format == .zip ? ExportDocument.photosBeside : ExportDocument.photosNotIncluded) : nil
+                try target.write(text.header(photosNote: note))
             }
             for start in stride(from: 0, to: ids.count, by: Self.exportBatch) {
                 guard progress(start, ids.count) else { throw .cancelled }
@@ -66,20 +81,28 @@ extension JournalStore {
                 for entry in batch.entries.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
                     let tags = entry.tagIDs.compactMap { tagNames[$0] }.sorted { TagName.key($0) < TagName.key($1) }
                     let time = text.localTime(of: entry)
-                    if format == .markdownByYear {
-                        let year = time.day.year
-                        if current?.year != year {
-                            // Finished but not named yet: every year is named only once all are written.
-                            if let done = current?.file { try done.finishWriting() }
-                            let file = try AtomicFile(path: (path as NSString).appendingPathComponent("Flourish journal \(year).md"))
-                            files.append(file)
-                            current = (file, year)
-                            try file.write(text.header(title: "Flourish journal \(year)"))
-                            previousDay = nil
+                    if format == .markdownByYear && year != time.day.year {
+                        year = time.day.year
+                        try target.startYear(time.day.year)
+                        try target.write(text.header(title: "Flourish journal \(time.day.year)"))
+                        previousDay = nil
+                    }
+                    var links: [ExportText.PhotoLink] = []
+                    for photo in entry.photos {
+                        let (name, isNew) = names.name(of: photo)
+                        links.append(ExportText.PhotoLink(name: photo.fileName, path: target.photoPrefix + name))
+                        guard isNew, format.includesPhotos else { continue }
+                        do {
+                            try target.addPhoto(try self.photo(photo), as: name)
+                        } catch let failure as ExportFailure {
+                            throw failure
+                        } catch {
+                            throw .journal(error as? JournalError ?? .io(reason: "\(error)"))
                         }
+                        guard progress(written, ids.count) else { throw .cancelled }
                     }
                     do {
-                        try current?.file.write(text.entry(entry, at: time, tags: tags, first: written == 0, previousDay: previousDay))
+                        try target.write(text.entry(entry, at: time, tags: tags, photos: links, first: written == 0, previousDay: previousDay))
                     } catch let failure as ExportFailure {
                         throw failure
                     } catch {
@@ -90,76 +113,18 @@ extension JournalStore {
                 }
             }
             guard progress(ids.count, ids.count) else { throw .cancelled }
-            if format == .markdownByYear && ids.isEmpty {
-                throw .file(path: path, reason: tr("the journal has no entries, so there is no year to write"))
-            }
-            if let file = current?.file {
-                try file.write(text.footer)
-                if format != .markdownByYear { files = [file] }
-            }
-            for file in files { try file.finishWriting() }
-            for file in files { try file.commit() }
+            try target.write(text.footer)
+            let files = try target.commit()
+            return ExportResult(entries: written, unreadable: unreadable, files: files, photos: names.count, photosIncluded: format.includesPhotos)
         } catch {
-            for file in files + (current.map { [$0.file] } ?? []) { file.abandon() }
+            target.abandon()
             throw error
         }
-        return ExportResult(entries: written, unreadable: unreadable, files: files.map(\.path))
-    }
-}
-
-/// A file written beside its final name and renamed into place only when whole, readable by its
-/// owner only: a failed or cancelled export never leaves half a file, nor touches a file that
-/// was there before it.
-final class AtomicFile {
-    let path: String
-    private let partial: String
-    private let handle: FileHandle
-    private var closed = false
-    private var named = false
-
-    init(path: String) throws(ExportFailure) {
-        self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        partial = (folder.isEmpty ? "." : folder) + "/." + (path as NSString).lastPathComponent + ".\(UUID().uuidString.prefix(8)).part"
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
-    func write(_ text: String) throws(ExportFailure) {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw .file(path: path, reason: (error as NSError).localizedDescription)
-        }
-    }
-
-    /// Flushes it to disk and closes it, still under its partial name.
-    func finishWriting() throws(ExportFailure) {
-        guard !closed else { return }
-        closed = true
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            throw .file(path: path, reason: (error as NSError).localizedDescription)
-        }
-    }
-
-    /// Gives the finished file its name.
-    func commit() throws(ExportFailure) {
-        try finishWriting()
-        guard !named else { return }
-        guard rename(partial, path) == 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
-        named = true
-    }
-
-    /// Throws the partial file away (a failure, a cancel); a file already named stays.
-    func abandon() {
-        if !closed {
-            closed = true
-            try? handle.close()
-        }
-        if !named { unlink(partial) }
+    /// Whether two paths are one folder (links followed).
+    private static func sameFolder(_ one: String, _ other: String) -> Bool {
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(one) == resolved(other)
     }
 }

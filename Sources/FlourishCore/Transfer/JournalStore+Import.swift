@@ -10,12 +10,15 @@ public struct ImportSummary: Sendable, Equatable {
     /// Distinct tags the new entries carry, and how many of them the journal does not have yet.
     public let tags: Int
     public let newTags: Int
+    /// Distinct photos the new entries carry, brought with them.
+    public let photos: Int
 
-    public init(entries: Int, already: Int, tags: Int, newTags: Int) {
+    public init(entries: Int, already: Int, tags: Int, newTags: Int, photos: Int = 0) {
         self.entries = entries
         self.already = already
         self.tags = tags
         self.newTags = newTags
+        self.photos = photos
     }
 
     /// Entries the import adds.
@@ -27,6 +30,9 @@ public struct ImportReceipt: Sendable, Equatable {
     public let entryIDs: [Int64]
     /// Tags the import made (those it found are left alone by an undo).
     public let tagIDs: [Int64]
+    /// Distinct photos the entries added carry (kept once each, and let go at a later start
+    /// once an undo leaves no entry carrying them).
+    public let photos: Int
 }
 
 extension JournalStore {
@@ -34,15 +40,25 @@ extension JournalStore {
         try reading { db in
             let plan = try Self.plan(entries, db)
             return ImportSummary(entries: entries.count, already: entries.count - plan.adding.count, tags: plan.tagNames.count,
-                                 newTags: plan.tagNames.count - plan.existingTags.count)
+                                 newTags: plan.tagNames.count - plan.existingTags.count,
+                                 photos: Set(plan.adding.flatMap { $0.photos.map(\.source) }).count)
         }
     }
 
     /// Adds the entries not in the journal yet (by uuid or alias), with their tags (made when the journal
-    /// has no tag of that name, in any case), in one transaction: all or nothing.
+    /// has no tag of that name, in any case) and photos, in one transaction: all or nothing.
+    ///
+    /// The new entries' photos are kept first, one at a time, each read from the file and written
+    /// durably (sealed) before the transaction that names them, as a form saves its photos
+    /// before its entry: a failure leaves at most photos no entry names, let go at a later start.
+    /// A picture two entries share, or that the journal has already, is kept once.
     public func importEntries(_ entries: [ImportedEntry], tags extraTags: [String] = []) throws(JournalError) -> ImportReceipt {
-        try writing { db in
-            let plan = try Self.plan(entries, db, extraTags: extraTags)
+        let kept = entries.contains { !$0.photos.isEmpty } ? try keepPhotos(of: try reading { db in try Self.plan(entries, db).adding }) : [:]
+        return try writing { db in
+            var plan = try Self.plan(entries, db, extraTags: extraTags)
+            // Only an entry removed since the photos were kept (by another Flourish) can lack
+            // them here: it is left for the next import rather than saved without its photos.
+            plan.adding.removeAll { $0.photos.contains { kept[$0.source] == nil } }
             var tagIDs = plan.existingTags
             var made: [Int64] = []
             for (key, name) in plan.tagNames where tagIDs[key] == nil {
@@ -67,9 +83,25 @@ extension JournalStore {
                 for tagID in Set(entry.tags.compactMap { Self.importedTag($0).flatMap { tagIDs[$0.key] } }).sorted() {
                     try tag.execute(arguments: [id, tagID])
                 }
+                let photos = entry.photos.compactMap { photo in
+                    kept[photo.source].map { EntryPhoto(id: $0.id, fileName: Self.shownName(photo.fileName, format: $0.format)) }
+                }
+                if !photos.isEmpty { try Self.setPhotos(photos, forEntry: id, db) }
             }
-            return ImportReceipt(entryIDs: ids, tagIDs: made.sorted())
+            return ImportReceipt(entryIDs: ids, tagIDs: made.sorted(), photos: Set(plan.adding.flatMap { $0.photos.map(\.source) }).count)
         }
+    }
+
+    /// Keeps each distinct photo of `entries`, read from its file one at a time; returns each
+    /// one's stored name and kind.
+    private func keepPhotos(of entries: [ImportedEntry]) throws(JournalError) -> [ImportedPhoto.Source: (id: String, format: PhotoFormat)] {
+        var kept: [ImportedPhoto.Source: (id: String, format: PhotoFormat)] = [:]
+        for photo in entries.lazy.flatMap(\.photos) where kept[photo.source] == nil {
+            let bytes = try photo.bytes()
+            guard let format = PhotoFormat.of(bytes) else { throw .notAPicture(name: photo.fileName) }
+            kept[photo.source] = (try addPhoto(bytes, fileName: photo.fileName).id, format)
+        }
+        return kept
     }
 
     /// Takes an import back: its entries, and the tags it made that no other entry has taken

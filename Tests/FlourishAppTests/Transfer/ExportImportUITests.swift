@@ -10,7 +10,7 @@ import XCTest
 /// their counts and proposals, a changed mapping is what is saved, the notice's Undo takes the
 /// import back, and a bad file is refused with its line and nothing imported. A Daylio backup
 /// says which photos and voice notes stay behind, a CSV without its header says so, and the
-/// backup of entries imported from the CSV adds nothing.
+/// backup of entries imported from the CSV adds nothing. (Photos: ExportImportUITests+Photos.)
 final class ExportImportUITests: XCTestCase {
     func testExportWritesTheChosenFormatAndSaysSo() throws {
         try MainActor.assumeIsolated {
@@ -95,7 +95,8 @@ final class ExportImportUITests: XCTestCase {
             importer.read(path)
             harness.waitUntil("the backup is read and summed up") { importer.importButton.isSensitive }
             XCTAssertEqual(importer.summary.text, "en-backup.daylio: 5 entries, 3 tags, 0 already in your journal. "
-                           + "Not imported (Flourish keeps words only): 2 photos, 1 voice note.")
+                           + "2 photos are left behind: they are missing from the file or are not pictures. "
+                           + "Not imported (Flourish keeps no sound): 1 voice note.", "its stand-in photos are text")
             XCTAssertEqual(importer.moodChoices.map(\.name), ["rad", "love it", "sleepy", "so-so", "awful"])
             XCTAssertEqual(importer.moodChoices.map { $0.choice.selected },
                            [Mood.theBest, .theBest, .notSoGreat, .okay, .theWorst].map(\.rawValue), "each custom mood on its own step")
@@ -137,7 +138,7 @@ final class ExportImportUITests: XCTestCase {
 
     func testTheFileChooserOffersDaylioBackupsAndEveryFile() {
         MainActor.assumeIsolated {
-            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json"], []])
+            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json", "zip"], []])
             XCTAssertEqual(ImportWindow.filters.map(\.name), ["Daylio and Flourish exports", "All files"])
         }
     }

@@ -85,7 +85,8 @@ final class DaylioFixtureTests: XCTestCase {
         }
         guard case .daylio(let export) = file else { return XCTFail("\(name) is read as Daylio") }
         XCTAssertEqual(export.headerMissing, expected["header_missing"] as? Bool, name)
-        XCTAssertEqual(export.photosNotImported, expected["photos"] as? Int, name)
+        XCTAssertEqual(export.photos, expected["photos"] as? Int, name)
+        XCTAssertEqual(export.photosLeftBehind, expected["photos_left_behind"] as? Int ?? 0, name)
         XCTAssertEqual(export.voiceNotesNotImported, expected["voice_notes"] as? Int, name)
         let moods = try XCTUnwrap(expected["moods"] as? [[Any]])
         XCTAssertEqual(export.moods.map(\.name), moods.map { $0[0] as? String ?? "" }, name)

@@ -11,7 +11,7 @@ import XCTest
 final class ExportImportTests: XCTestCase {
     let folder = TemporaryFolder()
 
-    private var utc: Calendar {
+    var utc: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar

@@ -1,15 +1,17 @@
 import Foundation
-import ZIPFoundation
 
 /// Reads Daylio's own backup (a `.daylio` file): a ZIP file whose `backup.daylio` member is
-/// Base64-encoded JSON, beside the photos and voice notes under `assets/`.
+/// Base64-encoded JSON, beside the photos and voice notes under `assets/`. Photos are
+/// `assets/photos/YEAR/MONTH/<checksum>` (see `DaylioPhotos`), brought with their entries;
+/// voice notes are not.
 ///
 /// The JSON knows more than a CSV export: `customMoods` gives each mood its step
 /// (`mood_group_id`, 1 the best to 5 the worst) so nothing is guessed, `tags` names the
 /// activities, and each of `dayEntries` has its exact moment (`datetime`, milliseconds since
 /// 1970, UTC) beside the phone's local day and time (`year`, `month` from 0, `day`, `hour`,
 /// `minute`; `timeZoneOffset` in milliseconds), its `mood` (a custom mood's id), `tags` (ids),
-/// `note_title`, `note` (simple HTML) and `assets` (ids of its photos and voice notes).
+/// `note_title`, `note` (simple HTML) and `assets` (ids of its photos and voice notes, which
+/// `assets` describes: `id`, `checksum`, `type`).
 enum DaylioBackup {
     static let member = "backup.daylio"
 
@@ -18,28 +20,22 @@ enum DaylioBackup {
         data.prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]) || data.prefix(4) == Data([0x50, 0x4B, 0x05, 0x06])
     }
 
-    static func read(_ data: Data) throws(ImportProblem) -> DaylioExport {
-        let json = try Self.json(in: data)
+    static func read(_ archive: ImportArchive) throws(ImportProblem) -> DaylioExport {
+        let json = try Self.json(in: archive)
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: json)
         } catch {
             throw ImportProblem(line: nil, reason: String(format: tr("Its backup.daylio does not hold Daylio’s entries (%@)."), describe(error)))
         }
-        return try export(of: document)
+        return try export(of: document, photos: DaylioPhotos(document.assets ?? [], in: archive))
     }
 
     /// The JSON inside the ZIP file's `backup.daylio`.
-    private static func json(in data: Data) throws(ImportProblem) -> Data {
-        guard isZIP(data), let archive = try? Archive(data: data, accessMode: .read) else {
-            throw ImportProblem(line: nil, reason: tr("This is not a Daylio backup: it is not a ZIP file."))
-        }
-        guard let entry = archive[member] else {
-            throw ImportProblem(line: nil, reason: tr("This ZIP file holds no backup.daylio, so it is not a Daylio backup."))
-        }
-        var encoded = Data()
+    private static func json(in archive: ImportArchive) throws(ImportProblem) -> Data {
+        let encoded: Data
         do {
-            _ = try archive.extract(entry) { encoded.append($0) }
+            encoded = try archive.data(of: member) ?? Data()
         } catch {
             throw ImportProblem(line: nil, reason: tr("Its backup.daylio cannot be unpacked: the file is damaged."))
         }
@@ -122,7 +118,9 @@ enum DaylioBackup {
 
     struct Asset: Decodable {
         var id: Int
-        /// 1 a photo, 2 a voice note, as far as the backups seen show; any other is counted as a photo.
+        /// The name of its file under `assets/`.
+        var checksum: String?
+        /// 1 a photo, 2 a voice note, as far as the backups seen show; any other is taken as a photo.
         var type: Int?
     }
 
@@ -136,11 +134,9 @@ enum DaylioBackup {
         let isDefault: Bool
     }
 
-    private static func export(of document: Document) throws(ImportProblem) -> DaylioExport {
+    private static func export(of document: Document, photos: DaylioPhotos) throws(ImportProblem) -> DaylioExport {
         let moods = moods(of: document)
         let tagNames = Dictionary((document.tags ?? []).map { ($0.id, $0.name.trimmingCharacters(in: .whitespaces)) }, uniquingKeysWith: { first, _ in first })
-        let assetTypes = Dictionary((document.assets ?? []).map { ($0.id, $0.type ?? 1) }, uniquingKeysWith: { first, _ in first })
-        var photos = 0, voiceNotes = 0
         var records: [DaylioExport.Record] = []
         records.reserveCapacity(document.dayEntries.count)
         for (index, entry) in document.dayEntries.enumerated() {
@@ -171,16 +167,14 @@ enum DaylioBackup {
                     if seen.insert(alias).inserted { aliases.append(alias) }
                 }
             }
-            for asset in entry.assets ?? [] {
-                if assetTypes[asset] == 2 { voiceNotes += 1 } else { photos += 1 }
-            }
+            let (brought, leftBehind) = photos.of(entry.assets ?? [], day: moment.day)
             records.append(DaylioExport.Record(line: nil, time: time, mood: mood.name, activities: activities, title: title, note: note,
-                                               uuid: uuid, aliases: aliases))
+                                               uuid: uuid, aliases: aliases, photos: brought, leftBehind: leftBehind))
         }
         let steps = Dictionary(moods.values.map { ($0.name, $0.step) }, uniquingKeysWith: { first, _ in first })
         return DaylioExport(records: records,
                             moods: DaylioExport.moods(of: records) { DaylioMoods.mood(forStep: steps[$0] ?? DaylioMoods.step(ofDefaultName: $0) ?? 3) },
-                            source: .backup(photos: photos, voiceNotes: voiceNotes))
+                            source: .backup(photos: photos.broughtCount, photosLeftBehind: photos.leftBehindCount, voiceNotes: photos.voiceNoteCount))
     }
 
     /// Each mood by its id: a renamed or custom mood by its name, Daylio's own by its English

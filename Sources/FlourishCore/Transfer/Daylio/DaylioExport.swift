@@ -20,6 +20,9 @@ public struct DaylioExport: Sendable {
         /// (see `DaylioIdentity`).
         public let uuid: String
         public let aliases: [String]
+        /// The photos it carries (a backup's), in order, and those left behind (see `ImportedEntry`).
+        public var photos: [ImportedPhoto] = []
+        public var leftBehind: [String] = []
     }
 
     /// A mood named in the file: how many entries carry it, and the Flourish mood proposed for it.
@@ -33,8 +36,9 @@ public struct DaylioExport: Sendable {
     public enum Source: Sendable, Equatable {
         /// A CSV export; `headerMissing` when its first line was already an entry.
         case csv(headerMissing: Bool)
-        /// A backup; the photos and voice notes its entries have, which are not imported.
-        case backup(photos: Int, voiceNotes: Int)
+        /// A backup; the photos its entries have (distinct, brought with them), those left
+        /// behind (missing from it, or not pictures), and the voice notes (not imported).
+        case backup(photos: Int, photosLeftBehind: Int, voiceNotes: Int)
     }
 
     public let records: [Record]
@@ -58,28 +62,34 @@ public struct DaylioExport: Sendable {
         if case .csv(true) = source { true } else { false }
     }
 
-    /// The photos and voice notes of a backup's entries: Flourish keeps text only.
-    public var photosNotImported: Int {
-        if case .backup(let photos, _) = source { photos } else { 0 }
+    /// The distinct photos a backup's entries carry, brought with them.
+    public var photos: Int {
+        if case .backup(let photos, _, _) = source { photos } else { 0 }
     }
 
+    /// A backup's photos that stay behind: their files are missing from it, or are not pictures.
+    public var photosLeftBehind: Int {
+        if case .backup(_, let left, _) = source { left } else { 0 }
+    }
+
+    /// A backup's voice notes: Flourish keeps no sound.
     public var voiceNotesNotImported: Int {
-        if case .backup(_, let voiceNotes) = source { voiceNotes } else { 0 }
+        if case .backup(_, _, let voiceNotes) = source { voiceNotes } else { 0 }
     }
 
-    /// What an import's preview says of the file beyond its counts: a header line it lacked, and
-    /// the photos and voice notes of a backup, which are not imported; "" when there is nothing.
+    /// What an import's preview says of the file beyond its counts: a header line it lacked,
+    /// the photos of a backup left behind, and its voice notes, which are not imported; ""
+    /// when there is nothing.
     public var remarks: String {
         var remarks: [String] = []
         if headerMissing {
             remarks.append(tr("The file has no header line: its columns were recognised from its entries."))
         }
-        var left: [String] = []
-        let photos = photosNotImported, voiceNotes = voiceNotesNotImported
-        if photos > 0 { left.append(photos == 1 ? tr("1 photo") : String(format: tr("%@ photos"), "\(photos)")) }
-        if voiceNotes > 0 { left.append(voiceNotes == 1 ? tr("1 voice note") : String(format: tr("%@ voice notes"), "\(voiceNotes)")) }
-        if !left.isEmpty {
-            remarks.append(String(format: tr("Not imported (Flourish keeps words only): %@."), left.joined(separator: ", ")))
+        if photosLeftBehind > 0 { remarks.append(ImportFile.photosLeftBehind(photosLeftBehind)) }
+        let voiceNotes = voiceNotesNotImported
+        if voiceNotes > 0 {
+            let count = voiceNotes == 1 ? tr("1 voice note") : String(format: tr("%@ voice notes"), "\(voiceNotes)")
+            remarks.append(String(format: tr("Not imported (Flourish keeps no sound): %@."), count))
         }
         return remarks.joined(separator: " ")
     }
@@ -97,7 +107,8 @@ public struct DaylioExport: Sendable {
         return records.map { record in
             ImportedEntry(uuid: record.uuid, title: record.title.oneLine, body: record.note,
                           mood: mapping[record.mood] ?? proposed[record.mood] ?? .okay,
-                          createdAt: record.time, updatedAt: nil, tags: record.activities, location: nil, aliases: record.aliases)
+                          createdAt: record.time, updatedAt: nil, tags: record.activities, location: nil, aliases: record.aliases,
+                          photos: record.photos, leftBehind: record.leftBehind)
         }
     }
 

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Turns entries into the text of each format, a piece at a time (an export of 100,000 entries
+/// is written as it is read, never held whole).
+struct ExportText {
+    let format: ExportFormat
+    let calendar: Calendar
+    let tagNames: [String]
+    let exportedAt: Date
+    /// "Saturday 21 November 2026", made once (a formatter a day cost seconds over decades).
+    private let dayFormatter: DateFormatter
+
+    init(format: ExportFormat, calendar: Calendar, tagNames: [String], exportedAt: Date) {
+        self.format = format
+        self.calendar = calendar
+        self.tagNames = tagNames
+        self.exportedAt = exportedAt
+        dayFormatter = DateFormatter()
+        dayFormatter.calendar = calendar
+        dayFormatter.timeZone = calendar.timeZone
+        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
+        dayFormatter.dateFormat = "EEEE d MMMM yyyy"
+    }
+
+    static let csvHeader = ["date", "time", "weekday", "mood", "mood title", "tags", "title", "body", "latitude", "longitude"]
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// What comes before the first entry; `photosNote` says where the photos are (JSON only).
+    func header(title: String = "Flourish journal", photosNote: String? = nil) -> String {
+        switch format {
+        case .json, .zip:
+            let tags = (try? String(decoding: Self.encoder.encode(tagNames), as: UTF8.self)) ?? "[]"
+            let note = photosNote.flatMap { try? String(decoding: Self.encoder.encode($0), as: UTF8.self) }.map { "  \"photos_note\": \($0),\n" } ?? ""
+            return "{\n  \"format\": \"\(ExportDocument.formatName)\",\n  \"version\": \(ExportDocument.currentVersion),\n"
+                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n" + note + "  \"tags\": \(tags),\n  \"entries\": [\n"
+        case .csv:
+            return CSV.record(Self.csvHeader)
+        case .markdown, .markdownByYear:
+            return "# \(title)\n"
+        }
+    }
+
+    /// Where an entry falls on the person's clock: its local date and time, worked out once an
+    /// entry (every format and the files by year read it).
+    struct LocalTime {
+        let day: Insights.Day
+        let components: DateComponents
+    }
+
+    func localTime(of entry: Entry) -> LocalTime {
+        let local = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: entry.createdAt)
+        return LocalTime(day: Insights.Day(year: local.year ?? 1970, month: local.month ?? 1, day: local.day ?? 1), components: local)
+    }
+
+    /// A photo as the text names it: the name the entry gives it, and its file's path in the
+    /// export (JSON: in the ZIP file; Markdown: from the .md file).
+    struct PhotoLink {
+        let name: String
+        let path: String
+    }
+
+    /// One entry, oldest first, at `time` (`localTime(of:)`), with its photos; `first` says
+    /// whether it is the first, `previousDay` the local day of the one before it (Markdown heads
+    /// each day once).
+    func entry(_ entry: Entry, at time: LocalTime, tags: [String], photos: [PhotoLink] = [], first: Bool,
+               previousDay: Insights.Day?) throws -> String {
+        let (local, day) = (time.components, time.day)
+        let time = String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0)
+        switch format {
+        case .json, .zip:
+            let text = String(decoding: try Self.encoder.encode(ExportedEntry(entry, tags: tags, photos: photos.map { ExportedEntry.Photo(file: $0.path, name: $0.name) })), as: UTF8.self)
+            return (first ? "    " : ",\n    ") + text
+        case .csv:
+            return CSV.record([
+                String(format: "%04d-%02d-%02d", day.year, day.month, day.day), time, Self.weekdays[((local.weekday ?? 1) - 1) % 7],
+                "\(entry.mood.rawValue)", entry.mood.englishTitle, tags.joined(separator: " | "), entry.title, entry.body,
+                entry.location.map { "\($0.latitude)" } ?? "", entry.location.map { "\($0.longitude)" } ?? "",
+            ])
+        case .markdown, .markdownByYear:
+            var text = ""
+            if day != previousDay, let date = day.start(in: calendar) {
+                text += "\n## \(dayFormatter.string(from: date))\n"
+            }
+            text += "\n### \(time) · \(entry.mood.englishTitle)" + (tags.isEmpty ? "" : " · " + tags.joined(separator: ", ")) + "\n"
+            if !entry.title.isEmpty { text += "\n**\(entry.title)**\n" }
+            if !entry.body.isEmpty { text += "\n\(entry.body)\n" }
+            // One paragraph of images: shown side by side where there is room.
+            if !photos.isEmpty {
+                text += "\n" + photos.map { "![\(ExportPhotoNames.markdownText($0.name))](\(ExportPhotoNames.markdownLink($0.path)))\n" }.joined()
+            }
+            return text
+        }
+    }
+
+    /// What comes after the last entry.
+    var footer: String {
+        switch format {
+        case .json, .zip: "\n  ]\n}\n"
+        case .csv, .markdown, .markdownByYear: ""
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ZIPFoundation
+
+/// A ZIP file being imported (Daylio's backup, Flourish's ZIP export), read from the disk as it
+/// is needed: its list of members once, then a member's bytes when asked. A photo is read when
+/// it is imported, one at a time, never the whole file at once: a backup may hold gigabytes.
+///
+/// Read first by the thread that reads the file, then by the import's: one read at a time,
+/// behind a lock (the archive reads through one C file handle).
+final class ImportArchive: @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private let archive: Archive
+    private let members: [String: ZIPFoundation.Entry]
+
+    /// Nil when the file is not a ZIP file that can be read.
+    init?(path: String) {
+        guard let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read) else { return nil }
+        self.path = path
+        self.archive = archive
+        var members: [String: ZIPFoundation.Entry] = [:]
+        for entry in archive where entry.type == .file && members[entry.path] == nil {
+            members[entry.path] = entry
+        }
+        self.members = members
+    }
+
+    /// Every file's path in it.
+    var paths: [String] { Array(members.keys) }
+
+    func contains(_ member: String) -> Bool { members[member] != nil }
+
+    /// The member's bytes; nil when there is no such file in it. Throws when it cannot be
+    /// unpacked (damaged).
+    func data(of member: String) throws -> Data? {
+        guard let entry = members[member] else { return nil }
+        var data = Data()
+        _ = try lock.withLock { try archive.extract(entry) { data.append($0) } }
+        return data
+    }
+
+    /// The member's first bytes (enough to tell a picture's kind), without unpacking the rest;
+    /// nil when it is not there or cannot be unpacked.
+    func head(of member: String, count: Int = 16) -> Data? {
+        guard let entry = members[member] else { return nil }
+        struct Enough: Error {}
+        var data = Data()
+        do {
+            _ = try lock.withLock {
+                try archive.extract(entry, skipCRC32: true) { chunk in
+                    data.append(chunk)
+                    if data.count >= count { throw Enough() }
+                }
+            }
+        } catch is Enough {
+        } catch {
+            return nil
+        }
+        return data.prefix(count)
+    }
+}
+
+/// A photo an imported entry carries: the name it is shown by, and where its bytes are in the
+/// ZIP file being imported (read only when the entry is imported).
+public struct ImportedPhoto: Sendable, Hashable {
+    public let fileName: String
+    let member: String
+    let archive: ImportArchive
+
+    /// Which picture this is, whatever name an entry gives it: a picture two entries share is
+    /// read and kept once.
+    struct Source: Hashable {
+        let archive: ObjectIdentifier
+        let member: String
+    }
+
+    var source: Source { Source(archive: ObjectIdentifier(archive), member: member) }
+
+    /// Its bytes, read from the file now.
+    func bytes() throws(JournalError) -> Data {
+        let data: Data?
+        do {
+            data = try archive.data(of: member)
+        } catch {
+            throw .unreadablePicture(name: fileName, reason: (error as NSError).localizedDescription)
+        }
+        guard let data else { throw .photoMissing(name: fileName) }
+        return data
+    }
+
+    public static func == (one: ImportedPhoto, other: ImportedPhoto) -> Bool {
+        one.fileName == other.fileName && one.source == other.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fileName)
+        hasher.combine(source)
+    }
+}
