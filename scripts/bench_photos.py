@@ -2,7 +2,7 @@
 Debian's ImageMagick, and a thumbnail of each as the app makes its own; `flourish-bench generate
 ENTRIES PATH --photos FOLDER` hands them out to one entry in five.
 
-    FOLDER/photo-NN.jpg             a photo of 3 to 7 megapixels, 0.3 to 2 MB
+    FOLDER/photo-NN.jpg             a photo of 3 to 8 megapixels, 0.4 to 1.6 MB
     FOLDER/thumbnails/photo-NN.jpg  320 px on its long side, JPEG quality 85
 """
 
@@ -21,7 +21,7 @@ def picture_arguments(number):
     """The convert arguments that draw photo `number`: a plasma cloud (a different one for each
     seed), enlarged to a camera's size and given grain, so that no two are alike and none
     compresses to nothing, as a real photo does not. Sizes, shapes (some upright) and grain vary,
-    so that the files run from a few hundred kilobytes to about two megabytes."""
+    so that the files run from 0.4 to 1.6 MB."""
     width = 2000 + (number * 373) % 1200        # 2,000 to 3,200 pixels
     height = width * 3 // 4
     if number % 4 == 3:
