@@ -4,7 +4,14 @@ journals of several sizes, driven with the keyboard (xdotool) and measured from 
 /proc) and from the window's own frame clock (FLOURISH_TRACE=1). Prints a table, writes the same
 figures as JSON, and says pass or miss against the targets; it never fails on a miss.
 
-    bench-app.py --bin DIR --work DIR [--sizes 0,1000,...] [--runs N] [--startup-runs N] [--peers] [--json PATH]
+    bench-app.py --bin DIR --work DIR [--sizes 0,1000,...] [--photo-sizes 100000] [--unmade-sizes 100000]
+                 [--runs N] [--startup-runs N] [--peers] [--json PATH]
+
+Beside the journals of --sizes, the journals of --photo-sizes entries with photos: one entry in
+five carries one to three of 40 pictures made with ImageMagick (bench_photos.py), their
+thumbnails kept, so the rows show kept thumbnails; and those of --unmade-sizes ("cold"), the same
+journal with its thumbnails removed before each run, so the app makes each from its photo the
+first time a row shows it.
 """
 
 import argparse
@@ -18,6 +25,8 @@ import subprocess
 import sys
 import threading
 import time
+
+from bench_photos import forget_thumbnails, make_photos
 
 QUIET_SECONDS = 0.3   # "idle": no CPU tick for this long
 SCROLL_ROWS = 10_000  # rows paged through (the whole journal when it is smaller)
@@ -331,6 +340,16 @@ def machine():
             "system": platform.platform()}
 
 
+def entries_of(column):
+    """A column's journal size: its key is "1000", "100000+photos" or "100000+unmade"."""
+    return int(column.split("+")[0])
+
+
+def column_label(column):
+    kind = column.partition("+")[2]
+    return f"{entries_of(column):,}" + {"": "", "photos": " + photos", "unmade": " + photos, cold"}[kind]
+
+
 def fmt(summary, unit="ms", digits=0):
     if summary is None:
         return "—"
@@ -342,6 +361,8 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--sizes", default="0,1000,10000,100000")
+    parser.add_argument("--photo-sizes", default="100000")
+    parser.add_argument("--unmade-sizes", default="100000")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--startup-runs", type=int, default=7)
     parser.add_argument("--peers", action="store_true")
@@ -351,43 +372,59 @@ def main():
     binary = os.path.join(args.bin, "flourish")
     helper = os.path.join(args.bin, "flourish-bench")
     sizes = [int(size) for size in args.sizes.split(",")]
+    numbers = lambda text: [int(size) for size in text.split(",") if size]
+    columns = ([str(size) for size in sizes] + [f"{size}+photos" for size in numbers(args.photo_sizes)]
+               + [f"{size}+unmade" for size in numbers(args.unmade_sizes)])
     environment = private_environment(args.work)
 
     journals = {}
-    for size in sizes:
-        journals[size] = os.path.join(args.work, f"journal-{size}.sqlite")
-        print(f"bench: writing the sample journal of {size} entries", file=sys.stderr, flush=True)
-        subprocess.run([helper, "generate", str(size), journals[size]], check=True)
+    photos = os.path.join(args.work, "photos")
+    for column in columns:
+        journals[column] = os.path.join(args.work, f"journal-{column}.sqlite")
+        command = [helper, "generate", str(entries_of(column)), journals[column]]
+        if "+" in column:
+            if not os.path.isdir(photos):
+                print("bench: making the sample photos", file=sys.stderr, flush=True)
+            make_photos(photos)  # once: a second call finds them made
+            command += ["--photos", photos]
+        print(f"bench: writing the sample journal of {column_label(column)} entries", file=sys.stderr, flush=True)
+        subprocess.run(command, check=True)
 
     results = {"machine": machine(), "runs": args.runs, "startup_runs": args.startup_runs, "sizes": {},
                "peers": None, "targets": []}
-    per_run = startups(binary, journals, args.startup_runs, environment)
+    # A journal whose thumbnails are to be made starts as the one that keeps them: not started again.
+    per_run = startups(binary, {column: journals[column] for column in columns if not column.endswith("+unmade")},
+                       args.startup_runs, environment)
     largest, empty = max(sizes), min(sizes)
-    results["startup_largest_over_empty"] = spread(
-        [big["startup_idle_ms"] / small["startup_idle_ms"] for big, small in zip(per_run[largest], per_run[empty])])
+    def over_empty(column):
+        return spread([big["startup_idle_ms"] / small["startup_idle_ms"] for big, small in zip(per_run[column], per_run[str(empty)])])
+    results["startup_largest_over_empty"] = over_empty(str(largest))
+    results["startup_photos_over_empty"] = {column: over_empty(column) for column in columns if column.endswith("+photos")}
     for run in range(args.runs):
-        for size in sizes:  # sizes interleaved, so a slow moment of the machine hits them all
-            print(f"bench: run {run + 1}/{args.runs}, {size} entries", file=sys.stderr, flush=True)
-            per_run[size].append(run_once(binary, journals[size], size, environment))
+        for column in columns:  # interleaved, so a slow moment of the machine hits them all
+            print(f"bench: run {run + 1}/{args.runs}, {column_label(column)} entries", file=sys.stderr, flush=True)
+            if column.endswith("+unmade"):
+                forget_thumbnails(journals[column])
+            per_run.setdefault(column, []).append(run_once(binary, journals[column], entries_of(column), environment))
 
-    for size in sizes:
-        store = json.loads(subprocess.run([helper, "store", journals[size]], check=True, capture_output=True,
+    for column in columns:
+        store = json.loads(subprocess.run([helper, "store", journals[column]], check=True, capture_output=True,
                                           text=True).stdout)
-        summary = {name: spread([figures.get(name) for figures in per_run[size]])
-                   for name in sorted({name for figures in per_run[size] for name in figures})}
+        summary = {name: spread([figures.get(name) for figures in per_run[column]])
+                   for name in sorted({name for figures in per_run[column] for name in figures})}
         summary["save_p50_ms"] = {"median": store["save_p50_ms"], "min": store["save_p50_ms"], "max": store["save_p50_ms"], "runs": 1}
         summary["save_p99_ms"] = {"median": store["save_p99_ms"], "min": store["save_p99_ms"], "max": store["save_p99_ms"], "runs": 1}
         for name in ("search_p50_ms", "search_p95_ms", "insights_all_ms", "insights_year_ms"):
             summary[name] = {"median": store[name], "min": store[name], "max": store[name], "runs": 1}
-        results["sizes"][str(size)] = summary
+        results["sizes"][column] = summary
 
     if args.peers:
         results["peers"] = peers(args, helper, binary, environment)
 
-    results["targets"] = targets(results, sizes)
+    results["targets"] = targets(results, sizes, columns)
     with open(args.json, "w") as file:
         json.dump(results, file, indent=2, sort_keys=True)
-    print_table(results, sizes)
+    print_table(results, sizes, columns)
     print(f"\nThe same figures as JSON: {args.json}")
 
 
@@ -425,7 +462,7 @@ def package_version(package):
     return subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True).stdout
 
 
-def targets(results, sizes):
+def targets(results, sizes, columns):
     checks = []
     def add(name, value, limit, unit=""):
         checks.append({"target": name, "value": value, "limit": limit, "unit": unit,
@@ -437,13 +474,25 @@ def targets(results, sizes):
         return summary["median"] if summary else None
     if results.get("startup_largest_over_empty") and largest != empty:
         add(f"start-up to idle, {int(largest):,} entries ÷ empty", results["startup_largest_over_empty"]["median"], 1.15, "×")
-    for size in sizes:
-        add(f"Journal page painted after Alt+2, {size:,} entries", median(str(size), "journal_painted_ms"), 50, "ms")
+    for column in columns:
+        add(f"Journal page painted after Alt+2, {column_label(column)} entries", median(column, "journal_painted_ms"), 50, "ms")
     add(f"scrolling {int(largest):,} entries: p95 frame", median(largest, "scroll_frame_p95_ms"), 16, "ms")
     add(f"scrolling {int(largest):,} entries: median frame", median(largest, "scroll_frame_median_ms"), 8, "ms")
     if median(largest, "rss_scrolled_mib") and median(empty, "rss_scrolled_mib"):
         add(f"RSS after scrolling {min(int(largest), SCROLL_ROWS):,} rows, above the empty journal",
             median(largest, "rss_scrolled_mib") - median(empty, "rss_scrolled_mib"), 40, "MiB")
+    # The issue's three for a journal with photos: it starts as fast as an empty one, scrolls
+    # smoothly with the thumbnails showing, and holds no more memory after 10,000 rows.
+    for column in columns:
+        if not column.endswith("+photos"):
+            continue
+        ratio = results["startup_photos_over_empty"].get(column)
+        if ratio and entries_of(column) != int(empty):
+            add(f"start-up to idle, {column_label(column)} ÷ empty", ratio["median"], 1.15, "×")
+        add(f"scrolling {column_label(column)}: p95 frame", median(column, "scroll_frame_p95_ms"), 16, "ms")
+        if median(column, "rss_scrolled_mib") and median(empty, "rss_scrolled_mib"):
+            add(f"RSS after scrolling {min(entries_of(column), SCROLL_ROWS):,} rows of {column_label(column)}, above the empty journal",
+                median(column, "rss_scrolled_mib") - median(empty, "rss_scrolled_mib"), 40, "MiB")
     add(f"search in the window, a keystroke at {int(largest):,} entries: p95", median(largest, "app_search_p95_ms"), 50, "ms")
     add(f"search in the store, a keystroke at {int(largest):,} entries: p95", median(largest, "search_p95_ms"), 50, "ms")
     add(f"Insights painted after Alt+3, {int(largest):,} entries", median(largest, "insights_shown_ms"), 100, "ms")
@@ -462,7 +511,7 @@ def targets(results, sizes):
     return checks
 
 
-def print_table(results, sizes):
+def print_table(results, sizes, columns):
     m = results["machine"]
     print(f"Flourish benchmark: {m['cpu']}, {m['cores']} cores, GTK {m['gtk']}, SQLite {m['sqlite']}, "
           f"renderer {m['renderer']}, {m['display']}")
@@ -493,14 +542,17 @@ def print_table(results, sizes):
         ("insights, store: all", "insights_all_ms", "ms", 1),
         ("insights, store: 12 months", "insights_year_ms", "ms", 1),
     ]
-    header = f"{'entries':<26}" + "".join(f"{size:>24,}" for size in sizes)
+    header = f"{'entries':<26}" + "".join(f"{column_label(column):>24}" for column in columns)
     print(header)
     for label, name, unit, digits in rows:
-        cells = [fmt(results["sizes"][str(size)].get(name), unit, digits) for size in sizes]
+        cells = [fmt(results["sizes"][column].get(name), unit, digits) for column in columns]
         print(f"{label:<26}" + "".join(f"{cell:>24}" for cell in cells))
     ratio = results.get("startup_largest_over_empty")
     if ratio:
         print(f"\nStart-up to idle, {max(sizes):,} entries ÷ empty, round by round: {fmt(ratio, '×', 2)}")
+    for column, ratio in results.get("startup_photos_over_empty", {}).items():
+        if ratio:
+            print(f"Start-up to idle, {column_label(column)} ÷ empty, round by round: {fmt(ratio, '×', 2)}")
     if results["peers"]:
         p = results["peers"]
         print(f"\nStart-up to idle on the same {p['entries']:,} entries (ten years), side by side:")

@@ -3,8 +3,11 @@ import Foundation
 
 // The benchmark's helper (scripts/bench runs it; nothing here passes or fails):
 //
-//   flourish-bench generate ENTRIES PATH   write the sample journal of ENTRIES entries at PATH,
-//                                          through Flourish's own store
+//   flourish-bench generate ENTRIES PATH [--photos FOLDER]
+//                                          write the sample journal of ENTRIES entries at PATH,
+//                                          through Flourish's own store; with --photos, one entry
+//                                          in five carries one to three of FOLDER's pictures
+//                                          (see SamplePhotos)
 //   flourish-bench store PATH              the store's figures on a copy of PATH, as JSON:
 //                                          open, list ids, read one scroll's batch, search
 //                                          a keystroke at a time, the Insights figures, the
@@ -43,13 +46,17 @@ func removeJournal(at path: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
-func generate(count: Int, path: String) throws {
+func generate(count: Int, path: String, photoFolder: String? = nil) throws {
     removeJournal(at: path)
+    // A journal written again starts without the photos of the one before.
+    try? FileManager.default.removeItem(atPath: PhotoFolder(journal: path).path)
     let store = try JournalStore(path: path)
     let tags = try store.tags().map(\.id)
+    let photos = try photoFolder.map { try SamplePhotos(folder: $0, store: store) }
     let samples = SampleJournal(count: count).samples.enumerated().map { index, sample in
         (entry: try! EntryDraft(title: sample.title, body: sample.body, mood: sample.mood, location: sample.location,
-                                tagIDs: SampleJournal.tags(forEntry: index, from: tags))
+                                tagIDs: SampleJournal.tags(forEntry: index, from: tags),
+                                photos: photos?.photos(forEntry: index))
             .validated().get(), // a sample always has a mood and words
          createdAt: sample.date)
     }
@@ -126,6 +133,8 @@ do {
     switch (arguments.first, arguments.count) {
     case ("generate", 3):
         try generate(count: Int(arguments[1]) ?? 0, path: arguments[2])
+    case ("generate", 5) where arguments[3] == "--photos":
+        try generate(count: Int(arguments[1]) ?? 0, path: arguments[2], photoFolder: arguments[4])
     case ("store", 2):
         let figures = try storeFigures(path: arguments[1])
         let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
@@ -144,7 +153,7 @@ do {
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST [--locked] | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH [--photos FOLDER] | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST [--locked] | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
         exit(2)
     }
 } catch {
