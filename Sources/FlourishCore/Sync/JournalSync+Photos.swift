@@ -62,12 +62,11 @@ extension JournalSync {
                 continue
             }
             guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
-                  let kept = try? store.addPhoto(bytes, fileName: photo.file, thumbnail: nil) else {
+                  (try? store.addFetchedPhoto(bytes, fileName: photo.file, place: photo.name)) != nil else {
                 report.refused.append(photo.path)
                 complete = false
                 continue
             }
-            try worded { () throws(JournalError) in try store.recordPlaceName(photo.name, of: kept.id) }
             report.photosReceived += 1
         }
         return complete
