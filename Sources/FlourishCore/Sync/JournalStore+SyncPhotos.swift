@@ -14,9 +14,12 @@ extension JournalStore {
         }
     }
 
-    /// Notes the photo's name at the place.
-    func recordPlaceName(_ place: String, of photo: String) throws(JournalError) {
-        try writing { db in try Self.recordPlaceName(place, of: photo, db) }
+    /// Notes the photos' names at the place, in one transaction.
+    func recordPlaceNames(_ names: [(place: String, photo: String)]) throws(JournalError) {
+        guard !names.isEmpty else { return }
+        try writing { db in
+            for (place, photo) in names { try Self.recordPlaceName(place, of: photo, db) }
+        }
     }
 
     /// Keeps a photo fetched from the place (see `addPhoto`), its name there noted in the same

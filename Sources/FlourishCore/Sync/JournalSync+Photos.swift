@@ -16,17 +16,42 @@ extension JournalSync {
         Set(try place.list("photos").filter(PhotoName.isValid))
     }
 
-    /// Learns the place's name of every photo entries here name that has none yet: each is read
-    /// once for it. A photo that cannot be read here (its file missing or damaged) is left out.
-    func namePhotos() throws(SyncError) {
-        for photo in try worded({ () throws(JournalError) in try store.photosWithoutPlaceNames() }) {
+    /// Learns the place's name of every photo entries here name that has none yet, each read
+    /// once for it; one the place does not hold (not in `listed`) is sent then, while its bytes
+    /// are at hand: the first sync of a journal of hundreds of photos reads and opens each once,
+    /// not once to name it and again to send it. A photo that cannot be read here (its file
+    /// missing or damaged) is left out.
+    func namePhotos(sending listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
+        let unnamed = try worded { () throws(JournalError) in try store.photosWithoutPlaceNames() }
+        var named: [(place: String, photo: String)] = []
+        var keyChecked = false
+        for (index, photo) in unnamed.enumerated() {
+            defer { photoProgress?(index + 1, unnamed.count) }
             guard let bytes = try? store.photo(photo) else { continue }
             let name = SyncPhoto.name(of: bytes, key: key)
-            try worded { () throws(JournalError) in try store.recordPlaceName(name, of: photo.id) }
+            if !listed.contains(name) {
+                // Sent before the others' files are read: as after them, nothing is written with
+                // a key another computer has replaced.
+                if !keyChecked { try checkKeyUnchanged() }
+                keyChecked = true
+                try send(bytes, as: name, listed: &listed, into: &report)
+            }
+            named.append((name, photo.id))
+            // Noted a few dozen at a time, not with a commit (a flush to the disk) each; a sync
+            // cut off part-way names the rest next time.
+            if named.count == Self.namesPerCommit {
+                try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
+                named = []
+            }
         }
+        try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
     }
 
-    /// Sends every photo entries here name that the place does not hold.
+    /// How many photos' names `namePhotos` notes in one transaction.
+    static let namesPerCommit = 32
+
+    /// Sends every photo entries here name that the place does not hold (one `namePhotos` did
+    /// not just send: removed from the place since, whoever removed it).
     func uploadPhotos(_ listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
         let wanted = try worded { () throws(JournalError) in try store.placeNamesOfEntriesPhotos() }.filter { !listed.contains($0.place) }
         var done = 0
@@ -36,14 +61,19 @@ extension JournalSync {
                 photoProgress?(done, wanted.count)
             }
             guard let bytes = try? store.photo(photo) else { continue }
-            do {
-                try place.create(SyncPhoto.path(name), contents: try key.seal(bytes, name: SyncPhoto.path(name), journal: journal))
-            } catch .fileExists {
-                // Another machine sent the same photo a moment ago.
-            }
-            listed.insert(name)
-            report.photosSent += 1
+            try send(bytes, as: name, listed: &listed, into: &report)
         }
+    }
+
+    /// Seals `bytes` as the photo `name` and writes it at the place.
+    private func send(_ bytes: Data, as name: String, listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
+        do {
+            try place.create(SyncPhoto.path(name), contents: try key.seal(bytes, name: SyncPhoto.path(name), journal: journal))
+        } catch .fileExists {
+            // Another machine sent the same photo a moment ago.
+        }
+        listed.insert(name)
+        report.photosSent += 1
     }
 
     /// Fetches the photos `changes` name that are not here yet; whether every one is here now.
