@@ -20,31 +20,47 @@ extension JournalSync {
     /// once for it; one the place does not hold (not in `listed`) is sent then, while its bytes
     /// are at hand: the first sync of a journal of hundreds of photos reads and opens each once,
     /// not once to name it and again to send it. A photo that cannot be read here (its file
-    /// missing or damaged) is left out.
+    /// missing or damaged) is left out. Photos are read, named and sealed two at a time
+    /// (`PhotoPipeline`), written at the place one after another.
     func namePhotos(sending listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
         let unnamed = try worded { () throws(JournalError) in try store.photosWithoutPlaceNames() }
+        let known = listed
         var named: [(place: String, photo: String)] = []
         var keyChecked = false
-        for (index, photo) in unnamed.enumerated() {
-            defer { photoProgress?(index + 1, unnamed.count) }
-            guard let bytes = try? store.photo(photo) else { continue }
+        var done = 0
+        try PhotoPipeline.run(unnamed, load: { _ in () }, work: { [store, key, journal] photo, _ -> NamedPhoto? in
+            guard let bytes = try? store.photo(photo) else { return nil }
             let name = SyncPhoto.name(of: bytes, key: key)
-            if !listed.contains(name) {
+            guard !known.contains(name) else { return NamedPhoto(name: name, sealed: nil) }
+            return NamedPhoto(name: name, sealed: Result { () throws(SyncError) in try key.seal(bytes, name: SyncPhoto.path(name), journal: journal) })
+        }, finish: { photo, read throws(SyncError) in
+            defer {
+                done += 1
+                photoProgress?(done, unnamed.count)
+            }
+            guard let read else { return }
+            if let sealed = read.sealed {
                 // Sent before the others' files are read: as after them, nothing is written with
                 // a key another computer has replaced.
                 if !keyChecked { try checkKeyUnchanged() }
                 keyChecked = true
-                try send(bytes, as: name, listed: &listed, into: &report)
+                try send(try sealed.get(), as: read.name, listed: &listed, into: &report)
             }
-            named.append((name, photo.id))
+            named.append((read.name, photo.id))
             // Noted a few dozen at a time, not with a commit (a flush to the disk) each; a sync
             // cut off part-way names the rest next time.
             if named.count == Self.namesPerCommit {
                 try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
                 named = []
             }
-        }
+        })
         try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
+    }
+
+    /// A photo read and named by `namePhotos`, sealed for the place when the place lacks it.
+    private struct NamedPhoto: Sendable {
+        let name: String
+        let sealed: Result<Data, SyncError>?
     }
 
     /// How many photos' names `namePhotos` notes in one transaction.
@@ -61,14 +77,14 @@ extension JournalSync {
                 photoProgress?(done, wanted.count)
             }
             guard let bytes = try? store.photo(photo) else { continue }
-            try send(bytes, as: name, listed: &listed, into: &report)
+            try send(try key.seal(bytes, name: SyncPhoto.path(name), journal: journal), as: name, listed: &listed, into: &report)
         }
     }
 
-    /// Seals `bytes` as the photo `name` and writes it at the place.
-    private func send(_ bytes: Data, as name: String, listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
+    /// Writes the photo `name`, sealed, at the place.
+    private func send(_ sealed: Data, as name: String, listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
         do {
-            try place.create(SyncPhoto.path(name), contents: try key.seal(bytes, name: SyncPhoto.path(name), journal: journal))
+            try place.create(SyncPhoto.path(name), contents: sealed)
         } catch .fileExists {
             // Another machine sent the same photo a moment ago.
         }
@@ -84,22 +100,38 @@ extension JournalSync {
             if try worded({ () throws(JournalError) in try store.localPhoto(atPlace: photo.name) }) == nil { wanted.append(photo) }
         }
         var complete = true
-        for (index, photo) in wanted.enumerated() {
-            defer { photoProgress?(index + 1, wanted.count) }
-            guard let sealed = try place.read(photo.path) else {
+        var done = 0
+        // Read from the place one after another; opened, checked and kept here two at a time.
+        try PhotoPipeline.run(wanted, load: { photo throws(SyncError) in try place.read(photo.path) },
+                              work: { [store, key, journal] photo, sealed -> Fetched in
+            guard let sealed else { return .waiting }
+            guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
+                  (try? store.addFetchedPhoto(bytes, fileName: photo.file, place: photo.name)) != nil else { return .refused }
+            return .kept
+        }, finish: { photo, fetched in
+            done += 1
+            photoProgress?(done, wanted.count)
+            switch fetched {
+            case .kept: report.photosReceived += 1
+            case .waiting:
                 report.photosWaiting += 1
                 complete = false
-                continue
-            }
-            guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
-                  (try? store.addFetchedPhoto(bytes, fileName: photo.file, place: photo.name)) != nil else {
+            case .refused:
                 report.refused.append(photo.path)
                 complete = false
-                continue
             }
-            report.photosReceived += 1
-        }
+        })
         return complete
+    }
+
+    /// What became of a photo `fetchPhotos` wanted.
+    private enum Fetched: Sendable {
+        /// Kept here, its name at the place noted.
+        case kept
+        /// Not at the place yet.
+        case waiting
+        /// Failed its seal or its name, or could not be kept.
+        case refused
     }
 
     /// Removes from the place the photos no entry here has named for `unusedPhotoGrace`, once
