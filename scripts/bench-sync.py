@@ -27,6 +27,8 @@ pictures just before it:
                     what flushing that copy to the disk takes (sync), as Flourish flushes
                     every photo it writes
 
+and the processor time each Flourish command used, steadier than its time on a busy machine.
+
 Prints a table and writes the figures as JSON. Figures only: nothing passes or fails, the
 target (within 1.5 times the copy) is said beside the figure.
 
@@ -40,6 +42,7 @@ import concurrent.futures
 import http.client
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -242,7 +245,7 @@ def photo_figures(binary, helper, environment, work, pictures, count, runs):
     place = os.path.join(work, "photo-place")
     first, second = os.path.join(work, "photos-first.sqlite"), os.path.join(work, "photos-second.sqlite")
     copy = os.path.join(work, "photo-copy")
-    figures = {"up": [], "down": [], "copy_up": [], "copy_down": [], "flush_up": [], "flush_down": []}
+    figures = {"up": [], "down": [], "cpu_up": [], "cpu_down": [], "copy_up": [], "copy_down": [], "flush_up": [], "flush_down": []}
 
     def photo_folder(path):
         return path[: -len(".sqlite")] + "-photos"
@@ -269,6 +272,14 @@ def photo_figures(binary, helper, environment, work, pictures, count, runs):
         if words not in said:
             sys.exit(f"bench-sync: expected '{words}', the sync said: {said}")
 
+    def timed_with_cpu(command):
+        """The command's time, what it said, and the processor time it used (user and system, in
+        ms): on a machine busy with other work, the time swings, the processor time much less."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        elapsed, said = timed(command, environment, secrets)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return elapsed, said, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+
     for run in range(runs):
         print(f"bench-sync: photos, run {run + 1} of {runs}", file=sys.stderr, flush=True)
         clean()
@@ -278,20 +289,23 @@ def photo_figures(binary, helper, environment, work, pictures, count, runs):
         floor, flushed = copied()
         figures["copy_up"].append(floor)
         figures["flush_up"].append(flushed)
-        up, said = timed([binary, "--database", first, "--sync-setup", place], environment, secrets)
+        up, said, cpu = timed_with_cpu([binary, "--database", first, "--sync-setup", place])
         expect(said, f"{len(names)} photos sent")
         figures["up"].append(up)
+        figures["cpu_up"].append(cpu)
         floor, flushed = copied()
         figures["copy_down"].append(floor)
         figures["flush_down"].append(flushed)
-        down, said = timed([binary, "--database", second, "--sync-setup", place], environment, secrets)
+        down, said, cpu = timed_with_cpu([binary, "--database", second, "--sync-setup", place])
         expect(said, f"{len(names)} photos received")
         figures["down"].append(down)
+        figures["cpu_down"].append(cpu)
     place_bytes = sum(os.path.getsize(os.path.join(place, "photos", name)) for name in os.listdir(os.path.join(place, "photos")))
     clean()
     results = {"photos": len(names), "picture_bytes": picture_bytes, "place_photo_bytes": place_bytes, "target_ratio": 1.5}
     for way in ["up", "down"]:
         results[f"first_{way}_ms"] = spread(figures[way])
+        results[f"first_{way}_cpu_ms"] = spread(figures[f"cpu_{way}"])
         results[f"first_{way}_copy_ms"] = spread(figures[f"copy_{way}"])
         results[f"first_{way}_copy_flushed_ms"] = spread(figures[f"flush_{way}"])
         results[f"first_{way}_ratio"] = statistics.median(figures[way]) / statistics.median(figures[f"copy_{way}"])
@@ -308,8 +322,8 @@ def print_photos(photos):
         ours, floor, flushed = photos[f"first_{way}_ms"], photos[f"first_{way}_copy_ms"], photos[f"first_{way}_copy_flushed_ms"]
         print(f"first sync {way} with {photos['photos']} photos: {ours['median']:.0f} ms, copy {floor['median']:.0f} ms, "
               f"ratio {photos[f'first_{way}_ratio']:.2f} (target ≤ {photos['target_ratio']})")
-        print(f"  spread {fmt(ours)}, copy {fmt(floor)}; copied and flushed {fmt(flushed)}, "
-              f"ratio {photos[f'first_{way}_ratio_flushed']:.2f}")
+        print(f"  spread {fmt(ours)}, processor time {fmt(photos[f'first_{way}_cpu_ms'])}; copy {fmt(floor)}; "
+              f"copied and flushed {fmt(flushed)}, ratio {photos[f'first_{way}_ratio_flushed']:.2f}")
 
 
 def print_table(results):
