@@ -16,14 +16,33 @@ bench's own. Each figure is a whole command, as a person or a script runs it:
                     compacts its batches into a snapshot every 100, so the joining machine
                     reads a snapshot and the batches since, not every batch ever written
 
-Prints a table and writes the figures as JSON. Figures only: nothing passes or fails.
+Then photos, through the folder: a journal of --photos entries each carrying a picture of its
+own (about 2 MB, 600 MB for 300), made once with ImageMagick into --pictures (reused when it
+already holds them), timed run after run, each Flourish command beside a copy of the same
+pictures just before it:
+
+  first sync up     the first machine's --sync-setup: every entry and every photo sent
+  first sync down   a second machine's --sync-setup: every photo fetched
+  copy              the floor: the pictures copied into a new folder with cp; and, beside it,
+                    what flushing that copy to the disk takes (sync), as Flourish flushes
+                    every photo it writes
+
+and the processor time each Flourish command used, steadier than its time on a busy machine.
+
+Prints a table and writes the figures as JSON. Figures only: nothing passes or fails, the
+target (within 1.5 times the copy) is said beside the figure.
 
     bench-sync.py --bin DIR --work DIR [--entries 3650] [--runs 5] [--history 120] [--json PATH]
+                  [--photos 300] [--photo-runs 5] [--pictures DIR] [--photos-only]
+
+--photos 0 leaves the photos out; --photos-only measures them alone.
 """
 import argparse
+import concurrent.futures
 import http.client
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -62,6 +81,10 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--history", type=int, default=120)
     parser.add_argument("--json", default="bench-sync-results.json")
+    parser.add_argument("--photos", type=int, default=300)
+    parser.add_argument("--photo-runs", type=int, default=5)
+    parser.add_argument("--pictures", help="where the pictures are made, or were made by an earlier run")
+    parser.add_argument("--photos-only", action="store_true", help="the photos' figures alone")
     args = parser.parse_args()
     binary, helper = os.path.join(args.bin, "flourish"), os.path.join(args.bin, "flourish-bench")
     work = os.path.join(args.work, "sync")
@@ -88,10 +111,12 @@ def main():
         subprocess.run(["gnome-keyring-daemon", "--start", "--components=secrets"], env=environment, capture_output=True, check=True)
 
         journal = os.path.join(work, "ten-years.sqlite")
+        if args.photos_only:
+            args.entries = 0
         print(f"bench-sync: writing the sample journal of {args.entries} entries", file=sys.stderr, flush=True)
         subprocess.run([helper, "generate", str(args.entries), journal], check=True)
         access_log = os.path.join(work, "server", "access.log")
-        places = {
+        places = {} if args.photos_only else {
             "folder": (os.path.join(work, "Sync", "Flourish"), "", None),
             "WebDAV": (ready[1].replace("http://", "http://anna@") + "/dav/Flourish/", "anna app password\n",
                        os.path.join(work, "server", "dav", "Flourish")),
@@ -137,9 +162,15 @@ def main():
                 "history_syncs": args.history, "later_join_ms": later,
                 "later_files": len(names), "later_snapshots": sum(1 for n in names if n.endswith(".snapshot")),
             }
+        if args.photos > 0:
+            pictures = args.pictures or os.path.join(work, "pictures")
+            results["photos"] = photo_figures(binary, helper, environment, work, pictures, args.photos, args.photo_runs)
         with open(args.json, "w") as file:
             json.dump(results, file, indent=2, sort_keys=True)
-        print_table(results)
+        if results["places"]:
+            print_table(results)
+        if "photos" in results:
+            print_photos(results["photos"])
         print(f"\nThe same figures as JSON: {args.json}")
     finally:
         # GNOME Keyring leaves with its session bus.
@@ -172,6 +203,127 @@ def plain_copy(files, target, work):
                 file.flush()
                 os.fsync(file.fileno())
     return (time.monotonic() - start) * 1000
+
+
+def make_pictures(folder, count):
+    """`count` distinct JPEGs of about 2 MB (1600 x 1200, quality 92) in `folder`, unless an
+    earlier run made them there: ten plasma fractals, each rolled and grained differently per
+    picture, so that no two pictures share their bytes and none compresses away."""
+    done = os.path.join(folder, f".made-{count}")
+    if os.path.exists(done):
+        return
+    print(f"bench-sync: making {count} pictures with ImageMagick (a few minutes)", file=sys.stderr, flush=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    bases = [os.path.join(folder, f".base-{index}.miff") for index in range(10)]
+    workers = os.cpu_count() or 1
+
+    def run(command):
+        subprocess.run(command, check=True, capture_output=True)
+
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        list(pool.map(run, [["convert", "-size", "1600x1200", "-seed", str(index + 1), "plasma:", base]
+                            for index, base in enumerate(bases)]))
+        list(pool.map(run, [["convert", bases[index % len(bases)], "-roll", f"+{index * 37 % 1600}+{index * 53 % 1200}",
+                             "-seed", str(index + 100), "-attenuate", "1.0", "+noise", "Gaussian", "-quality", "92",
+                             os.path.join(folder, f"photo-{index:04d}.jpg")] for index in range(count)]))
+    for base in bases:
+        os.remove(base)
+    open(done, "w").close()
+
+
+def photo_figures(binary, helper, environment, work, pictures, count, runs):
+    """The first sync of a journal with `count` photos, up and down through a folder, beside a
+    copy of the same pictures; run after run, each place and journal made afresh."""
+    make_pictures(pictures, count)
+    names = sorted(name for name in os.listdir(pictures) if name.endswith(".jpg"))
+    picture_bytes = sum(os.path.getsize(os.path.join(pictures, name)) for name in names)
+    journal = os.path.join(work, "photos.sqlite")
+    print(f"bench-sync: writing the journal of {len(names)} photos ({picture_bytes / 1e6:.0f} MB)", file=sys.stderr, flush=True)
+    subprocess.run([helper, "photo-journal", pictures, journal], check=True)
+    secrets = PASSPHRASE + "\n"
+    place = os.path.join(work, "photo-place")
+    first, second = os.path.join(work, "photos-first.sqlite"), os.path.join(work, "photos-second.sqlite")
+    copy = os.path.join(work, "photo-copy")
+    figures = {"up": [], "down": [], "cpu_up": [], "cpu_down": [], "copy_up": [], "copy_down": [], "flush_up": [], "flush_down": []}
+
+    def photo_folder(path):
+        return path[: -len(".sqlite")] + "-photos"
+
+    def clean():
+        for path in [place, copy, photo_folder(first), photo_folder(second)]:
+            shutil.rmtree(path, ignore_errors=True)
+        for path in [first, second]:
+            for suffix in ["", "-wal", "-shm"]:
+                if os.path.exists(path + suffix):
+                    os.remove(path + suffix)
+
+    def copied():
+        """cp of the pictures into a new folder, then the flush of what it wrote, in ms."""
+        start = time.monotonic()
+        subprocess.run(["cp", "-r", pictures, copy], check=True)
+        middle = time.monotonic()
+        subprocess.run(["sync", *(os.path.join(copy, name) for name in names)], check=True)
+        end = time.monotonic()
+        shutil.rmtree(copy)
+        return (middle - start) * 1000, (end - start) * 1000
+
+    def expect(said, words):
+        if words not in said:
+            sys.exit(f"bench-sync: expected '{words}', the sync said: {said}")
+
+    def timed_with_cpu(command):
+        """The command's time, what it said, and the processor time it used (user and system, in
+        ms): on a machine busy with other work, the time swings, the processor time much less."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        elapsed, said = timed(command, environment, secrets)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return elapsed, said, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+
+    for run in range(runs):
+        print(f"bench-sync: photos, run {run + 1} of {runs}", file=sys.stderr, flush=True)
+        clean()
+        shutil.copy(journal, first)
+        # The photos' files never change: the first machine's folder shares them (hard links).
+        subprocess.run(["cp", "-al", photo_folder(journal), photo_folder(first)], check=True)
+        floor, flushed = copied()
+        figures["copy_up"].append(floor)
+        figures["flush_up"].append(flushed)
+        up, said, cpu = timed_with_cpu([binary, "--database", first, "--sync-setup", place])
+        expect(said, f"{len(names)} photos sent")
+        figures["up"].append(up)
+        figures["cpu_up"].append(cpu)
+        floor, flushed = copied()
+        figures["copy_down"].append(floor)
+        figures["flush_down"].append(flushed)
+        down, said, cpu = timed_with_cpu([binary, "--database", second, "--sync-setup", place])
+        expect(said, f"{len(names)} photos received")
+        figures["down"].append(down)
+        figures["cpu_down"].append(cpu)
+    place_bytes = sum(os.path.getsize(os.path.join(place, "photos", name)) for name in os.listdir(os.path.join(place, "photos")))
+    clean()
+    results = {"photos": len(names), "picture_bytes": picture_bytes, "place_photo_bytes": place_bytes, "target_ratio": 1.5}
+    for way in ["up", "down"]:
+        results[f"first_{way}_ms"] = spread(figures[way])
+        results[f"first_{way}_cpu_ms"] = spread(figures[f"cpu_{way}"])
+        results[f"first_{way}_copy_ms"] = spread(figures[f"copy_{way}"])
+        results[f"first_{way}_copy_flushed_ms"] = spread(figures[f"flush_{way}"])
+        results[f"first_{way}_ratio"] = statistics.median(figures[way]) / statistics.median(figures[f"copy_{way}"])
+        results[f"first_{way}_ratio_flushed"] = statistics.median(figures[way]) / statistics.median(figures[f"flush_{way}"])
+        results[f"first_{way}_ratio_per_run"] = [ours / floor for ours, floor in zip(figures[way], figures[f"copy_{way}"])]
+    return results
+
+
+def print_photos(photos):
+    print(f"\nFirst sync of a journal with {photos['photos']} photos ({photos['picture_bytes'] / 1e6:.0f} MB; "
+          f"{photos['place_photo_bytes'] / 1e6:.0f} MB sealed at the place), through a folder, "
+          f"median of {photos['first_up_ms']['runs']} runs")
+    for way in ["up", "down"]:
+        ours, floor, flushed = photos[f"first_{way}_ms"], photos[f"first_{way}_copy_ms"], photos[f"first_{way}_copy_flushed_ms"]
+        print(f"first sync {way} with {photos['photos']} photos: {ours['median']:.0f} ms, copy {floor['median']:.0f} ms, "
+              f"ratio {photos[f'first_{way}_ratio']:.2f} (target ≤ {photos['target_ratio']})")
+        print(f"  spread {fmt(ours)}, processor time {fmt(photos[f'first_{way}_cpu_ms'])}; copy {fmt(floor)}; "
+              f"copied and flushed {fmt(flushed)}, ratio {photos[f'first_{way}_ratio_flushed']:.2f}")
 
 
 def print_table(results):

@@ -141,6 +141,7 @@ do {
         print(String(decoding: json, as: UTF8.self))
     case ("edit", 2):
         try editNewest(path: arguments[1])
+    case ("photo-journal", 3): try PhotoJournal.write(pictures: arguments[1], to: arguments[2]) // see PhotoJournal
     case ("save-loop", 3), ("save-loop", 4) where arguments.last == "--locked":
         try saveLoop(path: arguments[1], first: Int(arguments[2]) ?? 0, locked: arguments.count == 4)
     case ("unpadded", 2):

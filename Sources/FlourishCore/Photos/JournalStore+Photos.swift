@@ -17,8 +17,15 @@ extension JournalStore {
     /// a JPEG, PNG, WebP or HEIC picture, naming the file. `thumbnail`, when given, is kept as
     /// the photo's thumbnail (made by the window, which can decode pictures).
     public func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data? = nil) throws(JournalError) -> EntryPhoto {
+        try addPhoto(bytes, fileName: fileName, thumbnail: thumbnail) { _, _ in }
+    }
+
+    /// `addPhoto`, with `alsoRecord` run (given the photo's name) in the transaction that records
+    /// the photo, once its file is on the disk: sync notes there the photo's name at the place.
+    func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data?,
+                  alsoRecord: (String, Database) throws -> Void) throws(JournalError) -> EntryPhoto {
         guard let format = PhotoFormat.of(bytes) else { throw .notAPicture(name: fileName) }
-        var (keyID, key) = try writing { db in try Self.photoKeyForNewPhotos(locked: cipher != nil, db) }
+        var (keyID, key) = try keyForNewPhotos()
         defer { sodium_memzero(&key, key.count) }
         let name = PhotoName.of(bytes, key: key)
         let folder = photoFolder
@@ -27,6 +34,7 @@ extension JournalStore {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO photo (name, key_id, format, size, added_at) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [name, keyID, format.rawValue, bytes.count, Date()])
+            try alsoRecord(name, db)
         }
         if let thumbnail { try folder.write(PhotoSeal.seal(thumbnail, key: key, name: name + PhotoFolder.thumbnailSuffix), as: name + PhotoFolder.thumbnailSuffix) }
         return EntryPhoto(id: name, fileName: Self.shownName(fileName, format: format))
@@ -80,16 +88,30 @@ extension JournalStore {
         return Array(key)
     }
 
+    /// The key new photos are sealed with, read without writing unless one must be made: adding
+    /// photos one after another (a machine joining fetches hundreds) makes one commit each, not two.
+    private func keyForNewPhotos() throws(JournalError) -> (Int64, [UInt8]) {
+        // Never for a journal that cannot be written (damaged, or read-only): the photo's file
+        // is written next.
+        _ = try using { () throws(JournalError) in try writable() }
+        if let kept = try reading({ db in try Self.keptPhotoKey(locked: cipher != nil, db) }) { return kept }
+        return try writing { db in try Self.photoKeyForNewPhotos(locked: cipher != nil, db) }
+    }
+
     /// The key new photos are sealed with: the newest, unless the journal is locked and the
     /// newest was made while it was not (then a new one, made now, sealed inside the journal).
     static func photoKeyForNewPhotos(locked: Bool, _ db: Database) throws -> (Int64, [UInt8]) {
-        if let row = try Row.fetchOne(db, sql: "SELECT id, key, made_locked FROM photo_key ORDER BY id DESC LIMIT 1"),
-           !locked || (row["made_locked"] as Bool) {
-            return (row["id"], Array(row["key"] as Data))
-        }
+        if let kept = try keptPhotoKey(locked: locked, db) { return kept }
         let key = Sodium.random(32)
         try db.execute(sql: "INSERT INTO photo_key (key, made_locked) VALUES (?, ?)", arguments: [Data(key), locked])
         return (db.lastInsertedRowID, key)
+    }
+
+    /// The newest key, when new photos may be sealed with it (see `photoKeyForNewPhotos`).
+    private static func keptPhotoKey(locked: Bool, _ db: Database) throws -> (Int64, [UInt8])? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, key, made_locked FROM photo_key ORDER BY id DESC LIMIT 1"),
+              !locked || (row["made_locked"] as Bool) else { return nil }
+        return (row["id"], Array(row["key"] as Data))
     }
 
     // MARK: - Entries' photos

@@ -11,13 +11,13 @@ enum PhotoSeal {
     static let magic = Array("FLP1".utf8)
 
     static func seal(_ bytes: Data, key: [UInt8], name: String) -> Data {
-        Data(magic + JournalKey.seal(Array(bytes), key: key, context: context(name)))
+        JournalKey.seal(bytes, after: magic, key: key, context: context(name))
     }
 
     /// The bytes sealed as `name`, or nil when the file is not exactly that.
     static func open(_ sealed: Data, key: [UInt8], name: String) -> Data? {
-        guard sealed.count > magic.count, Array(sealed.prefix(magic.count)) == magic else { return nil }
-        return JournalKey.open(Array(sealed.dropFirst(magic.count)), key: key, context: context(name)).map { Data($0) }
+        guard sealed.count > magic.count, sealed.prefix(magic.count).elementsEqual(magic) else { return nil }
+        return JournalKey.open(sealed, after: magic.count, key: key, context: context(name))
     }
 
     private static func context(_ name: String) -> [UInt8] { Array("flourish-photo/1 \(name)".utf8) }

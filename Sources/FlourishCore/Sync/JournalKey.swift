@@ -56,24 +56,23 @@ public struct JournalKey: Sendable, Equatable {
     /// `plaintext` padded (so its size tells no more than its bucket) and sealed for the file
     /// `name` of `journal`: magic, nonce, ciphertext and tag.
     public func seal(_ plaintext: Data, name: String, journal: String) throws(SyncError) -> Data {
-        guard let padded = SyncPadding.pad(Array(plaintext)) else {
+        let size = SyncPadding.bucket(plaintext.count)
+        guard size <= SyncPadding.largest else {
             throw .other(reason: tr("the journal is too large to sync (over 256 MiB)"))
         }
-        return Data(Self.magic) + Self.seal(padded, key: bytes, context: Self.context(name: name, journal: journal))
+        return Self.seal(plaintext, after: Self.magic, paddedTo: size, key: bytes, context: Self.context(name: name, journal: journal))
     }
 
     /// The plaintext of the file `name` of `journal`, or `.refusedFile(name)` when it is not
     /// exactly what this key sealed under that name.
     public func open(_ sealed: Data, name: String, journal: String) throws(SyncError) -> Data {
-        let bytes = Array(sealed)
-        guard bytes.count >= Self.magic.count else { throw .refusedFile(name: name) }
-        let magic = Array(bytes[..<Self.magic.count])
+        guard sealed.count >= Self.magic.count else { throw .refusedFile(name: name) }
+        let magic = Array(sealed.prefix(Self.magic.count))
         guard magic == Self.magic || magic == Self.unpaddedMagic,
-              let opened = Self.open(Array(bytes[Self.magic.count...]), key: self.bytes,
-                                     context: Self.context(name: name, journal: journal)),
-              let plaintext = magic == Self.magic ? SyncPadding.unpad(opened) : opened
+              var plaintext = Self.open(sealed, after: Self.magic.count, key: bytes, context: Self.context(name: name, journal: journal)),
+              magic == Self.unpaddedMagic || SyncPadding.unpad(&plaintext)
         else { throw .refusedFile(name: name) }
-        return Data(plaintext)
+        return plaintext
     }
 
     /// The associated data: the format, the journal and the file's name.
@@ -85,27 +84,60 @@ public struct JournalKey: Sendable, Equatable {
 
     /// A random nonce, then the ciphertext with its tag.
     static func seal(_ plaintext: [UInt8], key: [UInt8], context: [UInt8]) -> [UInt8] {
-        Sodium.ready()
-        let nonce = Sodium.random(nonceLength)
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + tagLength)
-        var written: UInt64 = 0
-        // Cannot fail for a key and nonce of the right length (libsodium returns 0 always).
-        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(&ciphertext, &written, plaintext, UInt64(plaintext.count),
-                                                       context, UInt64(context.count), nil, nonce, key)
-        return nonce + ciphertext[..<Int(written)]
+        Array(seal(Data(plaintext), after: [], key: key, context: context))
     }
 
     /// The plaintext, or nil when the tag does not match (changed, cut, another key or context).
     static func open(_ sealed: [UInt8], key: [UInt8], context: [UInt8]) -> [UInt8]? {
+        open(Data(sealed), after: 0, key: key, context: context).map { Array($0) }
+    }
+
+    /// `header`, a random nonce, then `plaintext` (padded to `size` bytes, `SyncPadding`'s way,
+    /// when given) sealed, with its tag: written once into the buffer returned, and sealed where
+    /// it lies. A photo of megabytes is copied once, not at every step.
+    static func seal(_ plaintext: Data, after header: [UInt8], paddedTo size: Int? = nil, key: [UInt8], context: [UInt8]) -> Data {
         Sodium.ready()
-        guard sealed.count >= nonceLength + tagLength else { return nil }
-        let nonce = Array(sealed[..<nonceLength])
-        let ciphertext = Array(sealed[nonceLength...])
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagLength)
+        let length = size ?? plaintext.count
+        let start = header.count + nonceLength
+        var sealed = Data(count: start + length + tagLength)
+        sealed.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            let out = buffer.bindMemory(to: UInt8.self)
+            // Not empty (it holds at least a nonce and a tag), so it has an address.
+            let base = out.baseAddress!
+            _ = out.initialize(from: header)
+            randombytes_buf(base + header.count, nonceLength)
+            plaintext.copyBytes(to: base + start, count: plaintext.count)
+            if size != nil { SyncPadding.pad(UnsafeMutableBufferPointer(rebasing: out[start..<start + length]), after: plaintext.count) }
+            var written: UInt64 = 0
+            // In place, which libsodium allows. Cannot fail for a key and nonce of the right
+            // length (it returns 0 always).
+            _ = crypto_aead_xchacha20poly1305_ietf_encrypt(base + start, &written, base + start, UInt64(length),
+                                                           context, UInt64(context.count), nil, base + header.count, key)
+        }
+        return sealed
+    }
+
+    /// The plaintext sealed in `sealed` after a header of `headerLength` bytes, or nil when the
+    /// tag does not match (changed, cut, another key or context).
+    static func open(_ sealed: Data, after headerLength: Int, key: [UInt8], context: [UInt8]) -> Data? {
+        Sodium.ready()
+        guard sealed.count >= headerLength + nonceLength + tagLength else { return nil }
+        let ciphertextLength = sealed.count - headerLength - nonceLength
+        // One byte more than the plaintext, so that even an empty one has an address.
+        var plaintext = Data(count: ciphertextLength - tagLength + 1)
         var read: UInt64 = 0
-        let status = crypto_aead_xchacha20poly1305_ietf_decrypt(&plaintext, &read, nil, ciphertext, UInt64(ciphertext.count),
-                                                                context, UInt64(context.count), nonce, key)
-        return status == 0 ? Array(plaintext[..<Int(read)]) : nil
+        let status = sealed.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
+            plaintext.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) in
+                // Both hold at least a byte here, so they have addresses.
+                let source = input.bindMemory(to: UInt8.self).baseAddress!
+                return crypto_aead_xchacha20poly1305_ietf_decrypt(output.bindMemory(to: UInt8.self).baseAddress!, &read, nil,
+                                                                  source + headerLength + nonceLength, UInt64(ciphertextLength),
+                                                                  context, UInt64(context.count), source + headerLength, key)
+            }
+        }
+        guard status == 0 else { return nil }
+        plaintext.count = Int(read)
+        return plaintext
     }
 }
 

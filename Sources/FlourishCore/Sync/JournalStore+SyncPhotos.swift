@@ -14,12 +14,23 @@ extension JournalStore {
         }
     }
 
-    /// Notes the photo's name at the place.
-    func recordPlaceName(_ place: String, of photo: String) throws(JournalError) {
+    /// Notes the photos' names at the place, in one transaction.
+    func recordPlaceNames(_ names: [(place: String, photo: String)]) throws(JournalError) {
+        guard !names.isEmpty else { return }
         try writing { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_photo (photo, place) VALUES (?, ?)", arguments: [photo, place])
-            try db.execute(sql: "DELETE FROM sync_photo_unused WHERE place = ?", arguments: [place])
+            for (place, photo) in names { try Self.recordPlaceName(place, of: photo, db) }
         }
+    }
+
+    /// Keeps a photo fetched from the place (see `addPhoto`), its name there noted in the same
+    /// transaction that records it.
+    func addFetchedPhoto(_ bytes: Data, fileName: String, place: String) throws(JournalError) -> EntryPhoto {
+        try addPhoto(bytes, fileName: fileName, thumbnail: nil) { photo, db in try Self.recordPlaceName(place, of: photo, db) }
+    }
+
+    private static func recordPlaceName(_ place: String, of photo: String, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_photo (photo, place) VALUES (?, ?)", arguments: [photo, place])
+        try db.execute(sql: "DELETE FROM sync_photo_unused WHERE place = ?", arguments: [place])
     }
 
     /// Every photo entries here name, with its name at the place (those known).

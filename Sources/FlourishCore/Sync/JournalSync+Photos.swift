@@ -16,17 +16,58 @@ extension JournalSync {
         Set(try place.list("photos").filter(PhotoName.isValid))
     }
 
-    /// Learns the place's name of every photo entries here name that has none yet: each is read
-    /// once for it. A photo that cannot be read here (its file missing or damaged) is left out.
-    func namePhotos() throws(SyncError) {
-        for photo in try worded({ () throws(JournalError) in try store.photosWithoutPlaceNames() }) {
-            guard let bytes = try? store.photo(photo) else { continue }
+    /// Learns the place's name of every photo entries here name that has none yet, each read
+    /// once for it; one the place does not hold (not in `listed`) is sent then, while its bytes
+    /// are at hand: the first sync of a journal of hundreds of photos reads and opens each once,
+    /// not once to name it and again to send it. A photo that cannot be read here (its file
+    /// missing or damaged) is left out. Photos are read, named and sealed two at a time
+    /// (`PhotoPipeline`), written at the place one after another.
+    func namePhotos(sending listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
+        let unnamed = try worded { () throws(JournalError) in try store.photosWithoutPlaceNames() }
+        let known = listed
+        var named: [(place: String, photo: String)] = []
+        var keyChecked = false
+        var done = 0
+        try PhotoPipeline.run(unnamed, load: { _ in () }, work: { [store, key, journal] photo, _ -> NamedPhoto? in
+            guard let bytes = try? store.photo(photo) else { return nil }
             let name = SyncPhoto.name(of: bytes, key: key)
-            try worded { () throws(JournalError) in try store.recordPlaceName(name, of: photo.id) }
-        }
+            guard !known.contains(name) else { return NamedPhoto(name: name, sealed: nil) }
+            return NamedPhoto(name: name, sealed: Result { () throws(SyncError) in try key.seal(bytes, name: SyncPhoto.path(name), journal: journal) })
+        }, finish: { photo, read throws(SyncError) in
+            defer {
+                done += 1
+                photoProgress?(done, unnamed.count)
+            }
+            guard let read else { return }
+            if let sealed = read.sealed {
+                // Sent before the others' files are read: as after them, nothing is written with
+                // a key another computer has replaced.
+                if !keyChecked { try checkKeyUnchanged() }
+                keyChecked = true
+                try send(try sealed.get(), as: read.name, listed: &listed, into: &report)
+            }
+            named.append((read.name, photo.id))
+            // Noted a few dozen at a time, not with a commit (a flush to the disk) each; a sync
+            // cut off part-way names the rest next time.
+            if named.count == Self.namesPerCommit {
+                try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
+                named = []
+            }
+        })
+        try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
     }
 
-    /// Sends every photo entries here name that the place does not hold.
+    /// A photo read and named by `namePhotos`, sealed for the place when the place lacks it.
+    private struct NamedPhoto: Sendable {
+        let name: String
+        let sealed: Result<Data, SyncError>?
+    }
+
+    /// How many photos' names `namePhotos` notes in one transaction.
+    static let namesPerCommit = 32
+
+    /// Sends every photo entries here name that the place does not hold (one `namePhotos` did
+    /// not just send: removed from the place since, whoever removed it).
     func uploadPhotos(_ listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
         let wanted = try worded { () throws(JournalError) in try store.placeNamesOfEntriesPhotos() }.filter { !listed.contains($0.place) }
         var done = 0
@@ -36,14 +77,19 @@ extension JournalSync {
                 photoProgress?(done, wanted.count)
             }
             guard let bytes = try? store.photo(photo) else { continue }
-            do {
-                try place.create(SyncPhoto.path(name), contents: try key.seal(bytes, name: SyncPhoto.path(name), journal: journal))
-            } catch .fileExists {
-                // Another machine sent the same photo a moment ago.
-            }
-            listed.insert(name)
-            report.photosSent += 1
+            try send(try key.seal(bytes, name: SyncPhoto.path(name), journal: journal), as: name, listed: &listed, into: &report)
         }
+    }
+
+    /// Writes the photo `name`, sealed, at the place.
+    private func send(_ sealed: Data, as name: String, listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
+        do {
+            try place.create(SyncPhoto.path(name), contents: sealed)
+        } catch .fileExists {
+            // Another machine sent the same photo a moment ago.
+        }
+        listed.insert(name)
+        report.photosSent += 1
     }
 
     /// Fetches the photos `changes` name that are not here yet; whether every one is here now.
@@ -54,23 +100,38 @@ extension JournalSync {
             if try worded({ () throws(JournalError) in try store.localPhoto(atPlace: photo.name) }) == nil { wanted.append(photo) }
         }
         var complete = true
-        for (index, photo) in wanted.enumerated() {
-            defer { photoProgress?(index + 1, wanted.count) }
-            guard let sealed = try place.read(photo.path) else {
+        var done = 0
+        // Read from the place one after another; opened, checked and kept here two at a time.
+        try PhotoPipeline.run(wanted, load: { photo throws(SyncError) in try place.read(photo.path) },
+                              work: { [store, key, journal] photo, sealed -> Fetched in
+            guard let sealed else { return .waiting }
+            guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
+                  (try? store.addFetchedPhoto(bytes, fileName: photo.file, place: photo.name)) != nil else { return .refused }
+            return .kept
+        }, finish: { photo, fetched in
+            done += 1
+            photoProgress?(done, wanted.count)
+            switch fetched {
+            case .kept: report.photosReceived += 1
+            case .waiting:
                 report.photosWaiting += 1
                 complete = false
-                continue
-            }
-            guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
-                  let kept = try? store.addPhoto(bytes, fileName: photo.file, thumbnail: nil) else {
+            case .refused:
                 report.refused.append(photo.path)
                 complete = false
-                continue
             }
-            try worded { () throws(JournalError) in try store.recordPlaceName(photo.name, of: kept.id) }
-            report.photosReceived += 1
-        }
+        })
         return complete
+    }
+
+    /// What became of a photo `fetchPhotos` wanted.
+    private enum Fetched: Sendable {
+        /// Kept here, its name at the place noted.
+        case kept
+        /// Not at the place yet.
+        case waiting
+        /// Failed its seal or its name, or could not be kept.
+        case refused
     }
 
     /// Removes from the place the photos no entry here has named for `unusedPhotoGrace`, once

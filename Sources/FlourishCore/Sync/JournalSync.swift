@@ -211,9 +211,9 @@ public final class JournalSync: @unchecked Sendable {
         var report = SyncReport()
         var counter = Counter(progress: progress)
         let files = try place.list("").compactMap(SyncFileName.parse)
-        // Before anything is compared or sent: entries here name their photos by the place's names.
-        try namePhotos()
         var photos = try listPhotos()
+        // Before anything is compared or sent: entries here name their photos by the place's names.
+        try namePhotos(sending: &photos, into: &report)
         try receive(state, files: files, into: &report, counter: &counter)
         if !report.refused.isEmpty { try checkKeyUnchanged() }
         // The photos before the batches that name them.
@@ -230,7 +230,7 @@ public final class JournalSync: @unchecked Sendable {
     /// A refused file may be one sealed with a new key (another computer shut the others out):
     /// then nothing more is written with the old one, and the person is asked for the new
     /// passphrase (`.keyChanged`).
-    private func checkKeyUnchanged() throws(SyncError) {
+    func checkKeyUnchanged() throws(SyncError) {
         guard let data = try place.read(KeyFile.name), let file = try? KeyFile.read(data, place: place.displayName),
               file.journal == journal, !file.opens(with: key) else { return }
         throw .keyChanged

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Pads what is sealed so that a file's size tells no more than a bucket: a one-entry batch of
 /// twenty characters and one of two thousand are the same size at the place. Up to 64 KiB, the
 /// next multiple of 4 KiB. Above, Padmé (Nikitin et al., "Reducing Metadata Leakage from
@@ -22,20 +24,22 @@ enum SyncPadding {
         return (needed + mask) & ~mask
     }
 
-    /// `bytes` padded to their bucket; nil when that is larger than `largest`.
-    static func pad(_ bytes: [UInt8]) -> [UInt8]? {
-        let size = bucket(bytes.count)
-        guard size <= largest else { return nil }
-        var padded = bytes
-        padded.reserveCapacity(size)
-        padded.append(0x80)
-        padded.append(contentsOf: repeatElement(0, count: size - padded.count))
-        return padded
+    /// Pads, where they lie, the first `count` bytes of `buffer` to the whole buffer (a bucket's
+    /// size): the marker, then zeros. A photo is padded without being copied again.
+    static func pad(_ buffer: UnsafeMutableBufferPointer<UInt8>, after count: Int) {
+        buffer[count] = 0x80
+        UnsafeMutableBufferPointer(rebasing: buffer[(count + 1)...]).update(repeating: 0)
     }
 
-    /// The bytes before the padding; nil when there is no marker.
-    static func unpad(_ padded: [UInt8]) -> [UInt8]? {
-        guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else { return nil }
-        return Array(padded[..<marker])
+    /// Takes the padding off `padded`, where it lies, after the seal was checked; false (and
+    /// `padded` as it was) when there is no marker.
+    static func unpad(_ padded: inout Data) -> Bool {
+        let marker = padded.withUnsafeBytes { bytes -> Int? in
+            guard let last = bytes.lastIndex(where: { $0 != 0 }), bytes[last] == 0x80 else { return nil }
+            return last
+        }
+        guard let marker else { return false }
+        padded.count = marker
+        return true
     }
 }
