@@ -17,13 +17,6 @@ extension JournalStore {
     /// a JPEG, PNG, WebP or HEIC picture, naming the file. `thumbnail`, when given, is kept as
     /// the photo's thumbnail (made by the window, which can decode pictures).
     public func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data? = nil) throws(JournalError) -> EntryPhoto {
-        try addPhoto(bytes, fileName: fileName, thumbnail: thumbnail) { _, _ in }
-    }
-
-    /// `addPhoto`, with `alsoRecord` run (given the photo's name) in the transaction that records
-    /// the photo, once its file is on the disk: sync notes there the photo's name at the place.
-    func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data?,
-                  alsoRecord: (String, Database) throws -> Void) throws(JournalError) -> EntryPhoto {
         guard let format = PhotoFormat.of(bytes) else { throw .notAPicture(name: fileName) }
         var (keyID, key) = try keyForNewPhotos()
         defer { sodium_memzero(&key, key.count) }
@@ -34,7 +27,6 @@ extension JournalStore {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO photo (name, key_id, format, size, added_at) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [name, keyID, format.rawValue, bytes.count, Date()])
-            try alsoRecord(name, db)
         }
         if let thumbnail { try folder.write(PhotoSeal.seal(thumbnail, key: key, name: name + PhotoFolder.thumbnailSuffix), as: name + PhotoFolder.thumbnailSuffix) }
         return EntryPhoto(id: name, fileName: Self.shownName(fileName, format: format))
@@ -90,7 +82,7 @@ extension JournalStore {
 
     /// The key new photos are sealed with, read without writing unless one must be made: adding
     /// photos one after another (a machine joining fetches hundreds) makes one commit each, not two.
-    private func keyForNewPhotos() throws(JournalError) -> (Int64, [UInt8]) {
+    func keyForNewPhotos() throws(JournalError) -> (Int64, [UInt8]) {
         // Never for a journal that cannot be written (damaged, or read-only): the photo's file
         // is written next.
         _ = try using { () throws(JournalError) in try writable() }

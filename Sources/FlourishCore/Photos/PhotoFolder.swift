@@ -26,7 +26,21 @@ public struct PhotoFolder: Sendable {
     /// either no file or the whole one; never a part under the real name. A file already there
     /// is the same bytes (names come from content) and is left as it is.
     func write(_ bytes: Data, as name: String) throws(JournalError) {
-        guard !exists(name) else { return }
+        guard let staged = try stage(bytes, as: name) else { return }
+        try keep([staged])
+    }
+
+    /// A file written under its temporary name but not yet flushed nor named: see `keep`.
+    struct Staged: Sendable {
+        let partial: String
+        let name: String
+    }
+
+    /// Writes `bytes` under a temporary name for the file `name`, not flushed yet: `keep` flushes
+    /// and names many at once, so that the disk writes them together (sync fetching hundreds of
+    /// photos) rather than one flush after another. Nil when the file is there already.
+    func stage(_ bytes: Data, as name: String) throws(JournalError) -> Staged? {
+        guard !exists(name) else { return nil }
         let folder = path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
@@ -45,16 +59,38 @@ public struct PhotoFolder: Sendable {
                 guard count > 0 else { return false }
                 written += count
             }
-            return fsync(descriptor) == 0
+            return true
         }
         let failure = errno
         close(descriptor)
-        guard complete, rename(partial, file(name)) == 0 else {
-            let failure = complete ? errno : failure
+        guard complete else {
             unlink(partial)
             throw Self.failure(failure)
         }
-        Self.syncFolder(folder)
+        return Staged(partial: partial, name: name)
+    }
+
+    /// Makes staged files durable under their names: each flushed, then renamed into place, then
+    /// the folder flushed once. A crash leaves each either missing or whole. On a failure, the
+    /// staged files not yet named are removed.
+    func keep(_ staged: [Staged]) throws(JournalError) {
+        guard !staged.isEmpty else { return }
+        var done = 0
+        defer { for file in staged[done...] { unlink(file.partial) } }
+        // Flushed first, all of them, before any is named: a name never points at part of a file.
+        for file in staged {
+            let descriptor = open(file.partial, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Self.failure(errno) }
+            let flushed = fsync(descriptor) == 0
+            let failure = errno
+            close(descriptor)
+            guard flushed else { throw Self.failure(failure) }
+        }
+        for file in staged {
+            guard rename(file.partial, self.file(file.name)) == 0 else { throw Self.failure(errno) }
+            done += 1
+        }
+        Self.syncFolder(path)
     }
 
     /// Takes the file `name` (and its thumbnail) from another journal's photo folder, as it is:

@@ -94,18 +94,59 @@ public struct FolderPlace: SyncPlace {
         }
     }
 
+    /// All written first, then each flushed and linked to its name, then each folder flushed
+    /// once: the disk writes a batch of photos together, not one flush after another. A name
+    /// only ever links a file already flushed whole.
+    public func createEach(_ files: [(name: String, contents: Data)]) throws(SyncError) {
+        var written: [Written] = []
+        defer { for file in written { file.discard() } }
+        for (name, contents) in files { written.append(try write(name, contents)) }
+        for file in written { try file.flush(failure) }
+        for file in written {
+            // A name taken already holds the same photo: another machine sent it a moment ago.
+            guard link(file.temporary, file.file) == 0 || errno == EEXIST else { throw failure(errno) }
+        }
+        for folder in Set(written.map(\.folder)) { try flushFolder(folder) }
+    }
+
     /// Writes `contents` to a hidden temporary file, flushed, has `place` put it under its name,
     /// and flushes the folder: the new name itself is on disk before the change log is trimmed.
     private func write(_ name: String, _ contents: Data,
                        place: (_ temporary: String, _ file: String) throws(SyncError) -> Void) throws(SyncError) {
+        let written = try write(name, contents)
+        defer { written.discard() }
+        try written.flush(failure)
+        try place(written.temporary, written.file)
+        try flushFolder(written.folder)
+    }
+
+    /// A file written under a hidden temporary name beside `file`, still open, not flushed.
+    private struct Written {
+        let descriptor: Int32
+        let temporary: String
+        let file: String
+        var folder: String { (file as NSString).deletingLastPathComponent }
+
+        func flush(_ failure: (Int32) -> SyncError) throws(SyncError) {
+            guard fsync(descriptor) == 0 else { throw failure(errno) }
+        }
+
+        /// Closes it, and removes the temporary name (once linked or renamed, or on a failure).
+        func discard() {
+            close(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    private func write(_ name: String, _ contents: Data) throws(SyncError) -> Written {
         let file = full(name)
         let folder = (file as NSString).deletingLastPathComponent
         if folder != path, mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(errno) }
         let temporary = (folder as NSString).appendingPathComponent(".\((file as NSString).lastPathComponent).\(UUID().uuidString).part")
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure(errno) }
-        defer { unlink(temporary) }
-        let written = contents.withUnsafeBytes { bytes -> Bool in
+        let written = Written(descriptor: descriptor, temporary: temporary, file: file)
+        let complete = contents.withUnsafeBytes { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
                 // Inside the loop the buffer is not empty, so it has an address.
@@ -115,14 +156,19 @@ public struct FolderPlace: SyncPlace {
             }
             return true
         }
-        let problem = written ? (fsync(descriptor) == 0 ? 0 : errno) : errno
-        close(descriptor)
-        guard problem == 0 else { throw failure(problem) }
-        try place(temporary, file)
-        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY)
-        guard folderDescriptor >= 0 else { throw failure(errno) }
-        defer { close(folderDescriptor) }
-        guard fsync(folderDescriptor) == 0 else { throw failure(errno) }
+        guard complete else {
+            let problem = errno
+            written.discard()
+            throw failure(problem)
+        }
+        return written
+    }
+
+    private func flushFolder(_ folder: String) throws(SyncError) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure(errno) }
     }
 
     public func remove(_ name: String) throws(SyncError) {

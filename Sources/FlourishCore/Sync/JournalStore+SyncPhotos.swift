@@ -1,3 +1,4 @@
+import CSodium
 import Foundation
 import GRDB
 
@@ -22,10 +23,42 @@ extension JournalStore {
         }
     }
 
-    /// Keeps a photo fetched from the place (see `addPhoto`), its name there noted in the same
-    /// transaction that records it.
-    func addFetchedPhoto(_ bytes: Data, fileName: String, place: String) throws(JournalError) -> EntryPhoto {
-        try addPhoto(bytes, fileName: fileName, thumbnail: nil) { photo, db in try Self.recordPlaceName(place, of: photo, db) }
+    /// A photo fetched from the place, sealed and written here under a temporary name, not yet
+    /// flushed nor recorded: `keepFetchedPhotos` does that for many at once.
+    struct FetchedPhoto: Sendable {
+        let name: String
+        let keyID: Int64
+        let format: PhotoFormat
+        let size: Int
+        /// Its name at the place.
+        let place: String
+        /// Nil when the file was here already (the same picture, added here too).
+        let staged: PhotoFolder.Staged?
+    }
+
+    /// Seals a photo fetched from the place and writes it (see `addPhoto`), not flushed yet.
+    func stageFetchedPhoto(_ bytes: Data, place: String) throws(JournalError) -> FetchedPhoto {
+        guard let format = PhotoFormat.of(bytes) else { throw .notAPicture(name: place) }
+        var (keyID, key) = try keyForNewPhotos()
+        defer { sodium_memzero(&key, key.count) }
+        let name = PhotoName.of(bytes, key: key)
+        let staged = try photoFolder.stage(PhotoSeal.seal(bytes, key: key, name: name), as: name)
+        return FetchedPhoto(name: name, keyID: keyID, format: format, size: bytes.count, place: place, staged: staged)
+    }
+
+    /// Keeps fetched photos: their files flushed and named first, then recorded, each with its
+    /// name at the place, in one transaction (a photo is on the disk before anything names it).
+    func keepFetchedPhotos(_ photos: [FetchedPhoto]) throws(JournalError) {
+        guard !photos.isEmpty else { return }
+        try photoFolder.keep(photos.compactMap(\.staged))
+        try writing { db in
+            for photo in photos {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO photo (name, key_id, format, size, added_at) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [photo.name, photo.keyID, photo.format.rawValue, photo.size, Date()])
+                try Self.recordPlaceName(photo.place, of: photo.name, db)
+            }
+        }
     }
 
     private static func recordPlaceName(_ place: String, of photo: String, _ db: Database) throws {

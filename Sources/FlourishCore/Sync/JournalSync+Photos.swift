@@ -4,7 +4,8 @@ import Foundation
 /// batch. Before anything is sent, every photo an entry here names is at the place (uploaded
 /// once: a photo listed there is never sent again; one missing, whoever removed it, is sent
 /// again by any machine that has it). Before a batch is applied, every photo it names is here:
-/// fetched, opened with the key and checked against its name; until then the batch waits (a
+/// fetched and opened with the key (its seal names the file, so no other photo's file opens
+/// under its name); until then the batch waits (a
 /// folder that syncs files in any order may bring a batch before its photos).
 extension JournalSync {
     /// How long a photo no entry here names stays at the place: another machine may have an
@@ -26,36 +27,77 @@ extension JournalSync {
         let unnamed = try worded { () throws(JournalError) in try store.photosWithoutPlaceNames() }
         let known = listed
         var named: [(place: String, photo: String)] = []
+        var sending = Batch<(name: String, contents: Data)>()
+        let flusher = PhotoFlusher()
         var keyChecked = false
         var done = 0
-        try PhotoPipeline.run(unnamed, load: { _ in () }, work: { [store, key, journal] photo, _ -> NamedPhoto? in
-            guard let bytes = try? store.photo(photo) else { return nil }
-            let name = SyncPhoto.name(of: bytes, key: key)
-            guard !known.contains(name) else { return NamedPhoto(name: name, sealed: nil) }
-            return NamedPhoto(name: name, sealed: Result { () throws(SyncError) in try key.seal(bytes, name: SyncPhoto.path(name), journal: journal) })
-        }, finish: { photo, read throws(SyncError) in
-            defer {
-                done += 1
-                photoProgress?(done, unnamed.count)
-            }
-            guard let read else { return }
-            if let sealed = read.sealed {
-                // Sent before the others' files are read: as after them, nothing is written with
-                // a key another computer has replaced.
-                if !keyChecked { try checkKeyUnchanged() }
-                keyChecked = true
-                try send(try sealed.get(), as: read.name, listed: &listed, into: &report)
-            }
-            named.append((read.name, photo.id))
-            // Noted a few dozen at a time, not with a commit (a flush to the disk) each; a sync
-            // cut off part-way names the rest next time.
-            if named.count == Self.namesPerCommit {
-                try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
-                named = []
-            }
-        })
+        do {
+            try PhotoPipeline.run(unnamed, load: { _ in () }, work: { [store, key, journal] photo, _ -> NamedPhoto? in
+                guard let bytes = try? store.photo(photo) else { return nil }
+                let name = SyncPhoto.name(of: bytes, key: key)
+                guard !known.contains(name) else { return NamedPhoto(name: name, sealed: nil) }
+                return NamedPhoto(name: name, sealed: Result { () throws(SyncError) in try key.seal(bytes, name: SyncPhoto.path(name), journal: journal) })
+            }, finish: { photo, read throws(SyncError) in
+                defer {
+                    done += 1
+                    photoProgress?(done, unnamed.count)
+                }
+                guard let read else { return }
+                if let sealed = read.sealed {
+                    // Checked before the first is written: as for the others' files, nothing is
+                    // written with a key another computer has replaced.
+                    if !keyChecked { try checkKeyUnchanged() }
+                    keyChecked = true
+                    let contents = try sealed.get()
+                    if listed.insert(read.name).inserted {
+                        report.photosSent += 1
+                        if let full = sending.add((SyncPhoto.path(read.name), contents), bytes: contents.count) {
+                            try flusher.submit { [place] () throws(SyncError) in try place.createEach(full) }
+                        }
+                    }
+                }
+                named.append((read.name, photo.id))
+                // Noted a few dozen at a time, not with a commit (a flush to the disk) each; a sync
+                // cut off part-way names the rest next time, and sends any photo not at the place.
+                if named.count == Self.namesPerCommit {
+                    try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
+                    named = []
+                }
+            })
+            let rest = sending.take()
+            if !rest.isEmpty { try flusher.submit { [place] () throws(SyncError) in try place.createEach(rest) } }
+        } catch {
+            try? flusher.finish()
+            throw error
+        }
+        try flusher.finish()
         try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
     }
+
+    /// Photos gathered to be written together (`PhotoFlusher`): `add` hands the batch back once it
+    /// holds `photosPerFlush` photos or `bytesPerFlush` bytes.
+    struct Batch<Item> {
+        private var items: [Item] = []
+        private var bytes = 0
+
+        mutating func add(_ item: Item, bytes count: Int) -> [Item]? {
+            items.append(item)
+            bytes += count
+            return items.count >= JournalSync.photosPerFlush || bytes >= JournalSync.bytesPerFlush ? take() : nil
+        }
+
+        mutating func take() -> [Item] {
+            defer {
+                items = []
+                bytes = 0
+            }
+            return items
+        }
+    }
+
+    /// How many photos, and how many of their bytes, are written to the disk together.
+    static let photosPerFlush = 8
+    static let bytesPerFlush = 32 << 20
 
     /// A photo read and named by `namePhotos`, sealed for the place when the place lacks it.
     private struct NamedPhoto: Sendable {
@@ -93,7 +135,10 @@ extension JournalSync {
     }
 
     /// Fetches the photos `changes` name that are not here yet; whether every one is here now.
-    /// One not at the place yet is waited for; one that fails its seal or its name is refused.
+    /// One not at the place yet is waited for; one that fails its seal is refused. The seal
+    /// covers the file's name (`JournalKey.context`): a file the place moved under another
+    /// photo's name fails it, so the photo is not hashed again to check its name, which would
+    /// cost a joining machine a third pass over every photo's megabytes.
     func fetchPhotos(_ changes: [SyncChange], into report: inout SyncReport) throws(SyncError) -> Bool {
         var wanted: [SyncPhoto] = []
         for photo in changes.flatMap({ $0.kind == .entry ? $0.photos ?? [] : [] }) where photo.isValid && !wanted.contains(where: { $0.name == photo.name }) {
@@ -101,36 +146,53 @@ extension JournalSync {
         }
         var complete = true
         var done = 0
-        // Read from the place one after another; opened, checked and kept here two at a time.
-        try PhotoPipeline.run(wanted, load: { photo throws(SyncError) in try place.read(photo.path) },
-                              work: { [store, key, journal] photo, sealed -> Fetched in
-            guard let sealed else { return .waiting }
-            guard let bytes = try? key.open(sealed, name: photo.path, journal: journal), SyncPhoto.name(of: bytes, key: key) == photo.name,
-                  (try? store.addFetchedPhoto(bytes, fileName: photo.file, place: photo.name)) != nil else { return .refused }
-            return .kept
-        }, finish: { photo, fetched in
-            done += 1
-            photoProgress?(done, wanted.count)
-            switch fetched {
-            case .kept: report.photosReceived += 1
-            case .waiting:
-                report.photosWaiting += 1
-                complete = false
-            case .refused:
-                report.refused.append(photo.path)
-                complete = false
-            }
-        })
+        var keeping = Batch<JournalStore.FetchedPhoto>()
+        let flusher = PhotoFlusher()
+        do {
+            // Read from the place one after another; opened, checked and written here two at a
+            // time; flushed and recorded a batch at a time, beside the work on the next.
+            try PhotoPipeline.run(wanted, load: { photo throws(SyncError) in try place.read(photo.path) },
+                                  work: { [store, key, journal] photo, sealed -> Fetched in
+                guard let sealed else { return .waiting }
+                guard let bytes = try? key.open(sealed, name: photo.path, journal: journal),
+                      let fetched = try? store.stageFetchedPhoto(bytes, place: photo.name) else { return .refused }
+                return .fetched(fetched)
+            }, finish: { photo, fetched throws(SyncError) in
+                done += 1
+                photoProgress?(done, wanted.count)
+                switch fetched {
+                case let .fetched(fetched):
+                    report.photosReceived += 1
+                    if let full = keeping.add(fetched, bytes: fetched.size) { try flusher.submit(keep(full)) }
+                case .waiting:
+                    report.photosWaiting += 1
+                    complete = false
+                case .refused:
+                    report.refused.append(photo.path)
+                    complete = false
+                }
+            })
+            try flusher.submit(keep(keeping.take()))
+        } catch {
+            try? flusher.finish()
+            throw error
+        }
+        try flusher.finish()
         return complete
+    }
+
+    /// Keeping a batch of fetched photos, for the flusher.
+    private func keep(_ photos: [JournalStore.FetchedPhoto]) -> @Sendable () throws(SyncError) -> Void {
+        { [store] () throws(SyncError) in try Self.worded { () throws(JournalError) in try store.keepFetchedPhotos(photos) } }
     }
 
     /// What became of a photo `fetchPhotos` wanted.
     private enum Fetched: Sendable {
-        /// Kept here, its name at the place noted.
-        case kept
+        /// Opened, checked and written here, to be kept with its batch.
+        case fetched(JournalStore.FetchedPhoto)
         /// Not at the place yet.
         case waiting
-        /// Failed its seal or its name, or could not be kept.
+        /// Failed its seal, or could not be written here.
         case refused
     }
 

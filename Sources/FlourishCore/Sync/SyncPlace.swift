@@ -22,11 +22,26 @@ public protocol SyncPlace: Sendable {
     /// Writes a new file (and the folder it goes in). `.fileExists` when one is there already:
     /// it is never replaced.
     func create(_ name: String, contents: Data) throws(SyncError)
+    /// Writes new files, as `create` does each, where a place can flush them together: a name
+    /// taken already is left as it is (the same photo, sent by another machine).
+    func createEach(_ files: [(name: String, contents: Data)]) throws(SyncError)
     /// Writes a file whether or not one is there, whole or not at all: only ever the key file,
     /// when the passphrase or the key is changed.
     func replace(_ name: String, contents: Data) throws(SyncError)
     /// Removes a file this machine wrote and a snapshot now holds; one already gone is no error.
     func remove(_ name: String) throws(SyncError)
+}
+
+extension SyncPlace {
+    public func createEach(_ files: [(name: String, contents: Data)]) throws(SyncError) {
+        for (name, contents) in files {
+            do {
+                try create(name, contents: contents)
+            } catch .fileExists {
+                // Another machine sent the same photo a moment ago.
+            }
+        }
+    }
 }
 
 /// What the person gives as where to sync: an http(s) address names a WebDAV server, anything

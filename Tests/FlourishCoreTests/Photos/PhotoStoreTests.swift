@@ -147,6 +147,31 @@ final class PhotoStoreTests: XCTestCase {
         XCTAssertNil(kept.edit?.draft.photos, "an edit that kept no photos leaves the entry's as they are")
     }
 
+    /// Photos fetched by sync are written first and kept a batch at a time: until kept, none is
+    /// under its name or in the journal (a crash then leaves only temporary files, removed
+    /// later); a batch one of whose files cannot be flushed is kept not at all.
+    func testFetchedPhotosAreOnTheDiskBeforeTheJournalNamesThemAndABrokenBatchIsKeptNotAtAll() throws {
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        let staged = try (1...3).map { try store.stageFetchedPhoto(Self.picture(200 + $0), place: String(repeating: "\($0)", count: 32)) }
+        func rows() throws -> Int { try store.reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0 } }
+        XCTAssertEqual(store.photoFolder.names(), [], "not under their names yet")
+        XCTAssertEqual(try rows(), 0)
+
+        // One of the batch's files gone before it was flushed: nothing of the batch is kept.
+        unlink(try XCTUnwrap(staged[1].staged).partial)
+        XCTAssertThrowsError(try store.keepFetchedPhotos(staged))
+        XCTAssertEqual(store.photoFolder.names(), [])
+        XCTAssertEqual(try rows(), 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.photoFolder.path), [], "its other files removed")
+
+        let again = try (1...3).map { try store.stageFetchedPhoto(Self.picture(200 + $0), place: String(repeating: "\($0)", count: 32)) }
+        try store.keepFetchedPhotos(again)
+        XCTAssertEqual(Set(store.photoFolder.names()), Set(again.map(\.name)))
+        XCTAssertEqual(try rows(), 3)
+        XCTAssertEqual(try store.localPhoto(atPlace: String(repeating: "2", count: 32)), again[1].name)
+        XCTAssertEqual(try store.photo(EntryPhoto(id: again[2].name, fileName: "c.jpg")), Self.picture(203))
+    }
+
     private func permissions(of path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }

@@ -52,4 +52,17 @@ final class FolderPlaceTests: XCTestCase {
         XCTAssertEqual(try place.list("m2"), [], "a folder not there yet lists nothing")
         XCTAssertEqual(try place.read("m1/00000001.batch"), Data(), "an empty file reads as empty, not as missing")
     }
+
+    /// Photos are written together: each whole under its name, a name taken already left as it is,
+    /// and no temporary file left behind.
+    func testFilesWrittenTogetherAreEachWholeAndNeverReplaceOne() throws {
+        let place = FolderPlace(path: folder.path)
+        try place.create("photos/b", contents: Data("there first".utf8))
+        try place.createEach([("photos/a", Data("a".utf8)), ("photos/b", Data("b".utf8)), ("photos/c", Data(repeating: 7, count: 300_000))])
+        XCTAssertEqual(try place.read("photos/a"), Data("a".utf8))
+        XCTAssertEqual(try place.read("photos/b"), Data("there first".utf8), "never replaced")
+        XCTAssertEqual(try place.read("photos/c"), Data(repeating: 7, count: 300_000))
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.file("photos"))), ["a", "b", "c"])
+        XCTAssertEqual(try permissions(of: folder.file("photos/c")), 0o600)
+    }
 }

@@ -160,4 +160,39 @@ final class PhotoSyncTests: XCTestCase {
         XCTAssertEqual(try desktop.syncNow().photosSent, 0, "the desktop has no entry naming it either")
         XCTAssertEqual(try placePhotos().count, 1)
     }
+
+    /// More photos than are written together: a first sync cut off part-way through them leaves
+    /// nothing half-written at the place, the next sends the rest, and a machine joining keeps
+    /// each whole, with no temporary file left on either side.
+    func testManyPhotosGoInBatchesAndACutOffSyncLeavesNothingHalfDone() throws {
+        let laptop = try machine("laptop")
+        let count = JournalSync.photosPerFlush * 2 + 3
+        let photos = try (1...count).map { try laptop.store.addPhoto(PhotoStoreTests.picture(100 + $0, size: 20_000), fileName: "IMG_\($0).jpg") }
+        let trip = try laptop.store.save(entry("Trip", photos: photos), createdAt: Date(timeIntervalSince1970: 1_000))
+        try setUp(laptop)
+        // The place is cut off after a few photos were written: the sync says so, and what it
+        // wrote is whole.
+        let faulty = FaultyPlace(place, failAfter: JournalSync.photosPerFlush + 2, afterWriting: false)
+        XCTAssertThrowsError(try JournalSync.open(laptop.store, at: faulty, passphrase: passphrase).sync())
+        let cut = try placePhotos()
+        XCTAssertGreaterThan(cut.count, 0)
+        XCTAssertLessThan(cut.count, count)
+        XCTAssertEqual(try laptop.syncNow().photosSent, count - cut.count, "the rest, and none twice")
+        XCTAssertEqual(try placePhotos().count, count)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: photosAtPlace).filter { $0.hasPrefix(".") }, [],
+                       "no temporary file left at the place")
+
+        let desktop = try machine("desktop")
+        try setUp(desktop)
+        var progress: [(Int, Int)] = []
+        desktop.sync?.photoProgress = { progress.append(($0, $1)) }
+        XCTAssertEqual(try desktop.syncNow().photosReceived, count)
+        XCTAssertEqual(progress.map(\.0), Array(1...count), "photo 1 of \(count), one after another")
+        let arrived = try XCTUnwrap(try desktop.entry(trip.uuid))
+        XCTAssertEqual(try arrived.photos.map { try desktop.store.photo($0) }, (1...count).map { PhotoStoreTests.picture(100 + $0, size: 20_000) })
+        let here = PhotoFolder(journal: desktop.store.file)
+        XCTAssertEqual(here.names().count, count)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: here.path).filter { $0.hasSuffix(".partial") }, [],
+                       "every photo written was kept under its name")
+    }
 }
