@@ -289,26 +289,24 @@ def photo_figures(binary, helper, environment, work, pictures, count, runs):
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return elapsed, said, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
 
+    def one_way(way, database, verb):
+        """A copy of the pictures, then the first sync one way, beside it: each figure of `way`."""
+        floor, flushed = copied()
+        figures[f"copy_{way}"].append(floor)
+        figures[f"flush_{way}"].append(flushed)
+        elapsed, said, cpu = timed_with_cpu([binary, "--database", database, "--sync-setup", place])
+        expect(said, f"{len(names)} photos {verb}")
+        figures[way].append(elapsed)
+        figures[f"cpu_{way}"].append(cpu)
+
     for run in range(runs):
         print(f"bench-sync: photos, run {run + 1} of {runs}", file=sys.stderr, flush=True)
         clean()
         shutil.copy(journal, first)
         # The photos' files never change: the first machine's folder shares them (hard links).
         subprocess.run(["cp", "-al", photo_folder(journal), photo_folder(first)], check=True)
-        floor, flushed = copied()
-        figures["copy_up"].append(floor)
-        figures["flush_up"].append(flushed)
-        up, said, cpu = timed_with_cpu([binary, "--database", first, "--sync-setup", place])
-        expect(said, f"{len(names)} photos sent")
-        figures["up"].append(up)
-        figures["cpu_up"].append(cpu)
-        floor, flushed = copied()
-        figures["copy_down"].append(floor)
-        figures["flush_down"].append(flushed)
-        down, said, cpu = timed_with_cpu([binary, "--database", second, "--sync-setup", place])
-        expect(said, f"{len(names)} photos received")
-        figures["down"].append(down)
-        figures["cpu_down"].append(cpu)
+        one_way("up", first, "sent")
+        one_way("down", second, "received")
         figures["alone_up"].append(timed([binary, "--database", empty_first, "--sync-setup", empty_place], environment, secrets)[0])
         figures["alone_down"].append(timed([binary, "--database", empty_second, "--sync-setup", empty_place], environment, secrets)[0])
     place_bytes = sum(os.path.getsize(os.path.join(place, "photos", name)) for name in os.listdir(os.path.join(place, "photos")))

@@ -20,16 +20,46 @@ extension JournalStore {
         guard let format = PhotoFormat.of(bytes) else { throw .notAPicture(name: fileName) }
         var (keyID, key) = try keyForNewPhotos()
         defer { sodium_memzero(&key, key.count) }
-        let name = PhotoName.of(bytes, key: key)
-        let folder = photoFolder
-        try folder.write(PhotoSeal.seal(bytes, key: key, name: name), as: name)
-        try writing { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO photo (name, key_id, format, size, added_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [name, keyID, format.rawValue, bytes.count, Date()])
+        let photo = try stagePhoto(bytes, format: format, keyID: keyID, key: key)
+        try keep([photo])
+        if let thumbnail {
+            let name = photo.name + PhotoFolder.thumbnailSuffix
+            try photoFolder.write(PhotoSeal.seal(thumbnail, key: key, name: name), as: name)
         }
-        if let thumbnail { try folder.write(PhotoSeal.seal(thumbnail, key: key, name: name + PhotoFolder.thumbnailSuffix), as: name + PhotoFolder.thumbnailSuffix) }
-        return EntryPhoto(id: name, fileName: Self.shownName(fileName, format: format))
+        return EntryPhoto(id: photo.name, fileName: Self.shownName(fileName, format: format))
+    }
+
+    /// A photo sealed and written under a temporary name (`PhotoFolder.stage`), not yet flushed
+    /// nor recorded: `keep` does both, for many photos at once.
+    struct StagedPhoto: Sendable {
+        let name: String
+        let keyID: Int64
+        let format: PhotoFormat
+        let size: Int
+        /// Nil when the file was here already (the same picture, added before).
+        let file: PhotoFolder.Staged?
+    }
+
+    /// Names `bytes` by the key `key` (number `keyID`), seals them with it and writes them.
+    func stagePhoto(_ bytes: Data, format: PhotoFormat, keyID: Int64, key: [UInt8]) throws(JournalError) -> StagedPhoto {
+        let name = PhotoName.of(bytes, key: key)
+        let file = try photoFolder.stage(PhotoSeal.seal(bytes, key: key, name: name), as: name)
+        return StagedPhoto(name: name, keyID: keyID, format: format, size: bytes.count, file: file)
+    }
+
+    /// Keeps staged photos: their files flushed and named first, then recorded in one
+    /// transaction, `alsoRecord` in it (a photo is on the disk before anything names it).
+    func keep(_ photos: [StagedPhoto], alsoRecord: (Database) throws -> Void = { _ in }) throws(JournalError) {
+        guard !photos.isEmpty else { return }
+        try photoFolder.keep(photos.compactMap(\.file))
+        try writing { db in
+            for photo in photos {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO photo (name, key_id, format, size, added_at) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [photo.name, photo.keyID, photo.format.rawValue, photo.size, Date()])
+            }
+            try alsoRecord(db)
+        }
     }
 
     /// The photo's original bytes, exactly as they were added. Throws `.photoMissing` when its

@@ -23,17 +23,10 @@ extension JournalStore {
         }
     }
 
-    /// A photo fetched from the place, sealed and written here under a temporary name, not yet
-    /// flushed nor recorded: `keepFetchedPhotos` does that for many at once.
+    /// A photo fetched from the place, staged here (`stagePhoto`), with its name at the place.
     struct FetchedPhoto: Sendable {
-        let name: String
-        let keyID: Int64
-        let format: PhotoFormat
-        let size: Int
-        /// Its name at the place.
+        let photo: StagedPhoto
         let place: String
-        /// Nil when the file was here already (the same picture, added here too).
-        let staged: PhotoFolder.Staged?
     }
 
     /// Seals a photo fetched from the place and writes it (see `addPhoto`), not flushed yet.
@@ -41,23 +34,13 @@ extension JournalStore {
         guard let format = PhotoFormat.of(bytes) else { throw .notAPicture(name: place) }
         var (keyID, key) = try keyForNewPhotos()
         defer { sodium_memzero(&key, key.count) }
-        let name = PhotoName.of(bytes, key: key)
-        let staged = try photoFolder.stage(PhotoSeal.seal(bytes, key: key, name: name), as: name)
-        return FetchedPhoto(name: name, keyID: keyID, format: format, size: bytes.count, place: place, staged: staged)
+        return FetchedPhoto(photo: try stagePhoto(bytes, format: format, keyID: keyID, key: key), place: place)
     }
 
-    /// Keeps fetched photos: their files flushed and named first, then recorded, each with its
-    /// name at the place, in one transaction (a photo is on the disk before anything names it).
+    /// Keeps fetched photos (`keep`), each with its name at the place noted in the same transaction.
     func keepFetchedPhotos(_ photos: [FetchedPhoto]) throws(JournalError) {
-        guard !photos.isEmpty else { return }
-        try photoFolder.keep(photos.compactMap(\.staged))
-        try writing { db in
-            for photo in photos {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO photo (name, key_id, format, size, added_at) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [photo.name, photo.keyID, photo.format.rawValue, photo.size, Date()])
-                try Self.recordPlaceName(photo.place, of: photo.name, db)
-            }
+        try keep(photos.map(\.photo)) { db in
+            for fetched in photos { try Self.recordPlaceName(fetched.place, of: fetched.photo.name, db) }
         }
     }
 

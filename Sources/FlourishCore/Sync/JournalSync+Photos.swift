@@ -22,13 +22,12 @@ extension JournalSync {
     /// are at hand: the first sync of a journal of hundreds of photos reads and opens each once,
     /// not once to name it and again to send it. A photo that cannot be read here (its file
     /// missing or damaged) is left out. Photos are read, named and sealed two at a time
-    /// (`PhotoPipeline`), written at the place one after another.
+    /// (`PhotoPipeline`), and written at the place a batch at a time (`PhotoFlusher`).
     func namePhotos(sending listed: inout Set<String>, into report: inout SyncReport) throws(SyncError) {
         let unnamed = try worded { () throws(JournalError) in try store.photosWithoutPlaceNames() }
         let known = listed
         var named: [(place: String, photo: String)] = []
-        var sending = Batch<(name: String, contents: Data)>()
-        let flusher = PhotoFlusher()
+        let sending = PhotoFlusher<(name: String, contents: Data)> { [place] batch throws(SyncError) in try place.createEach(batch) }
         var keyChecked = false
         var done = 0
         do {
@@ -51,9 +50,7 @@ extension JournalSync {
                     let contents = try sealed.get()
                     if listed.insert(read.name).inserted {
                         report.photosSent += 1
-                        if let full = sending.add((SyncPhoto.path(read.name), contents), bytes: contents.count) {
-                            try flusher.submit { [place] () throws(SyncError) in try place.createEach(full) }
-                        }
+                        try sending.add((SyncPhoto.path(read.name), contents), bytes: contents.count)
                     }
                 }
                 named.append((read.name, photo.id))
@@ -64,40 +61,13 @@ extension JournalSync {
                     named = []
                 }
             })
-            let rest = sending.take()
-            if !rest.isEmpty { try flusher.submit { [place] () throws(SyncError) in try place.createEach(rest) } }
         } catch {
-            try? flusher.finish()
+            sending.abandon()
             throw error
         }
-        try flusher.finish()
+        try sending.finish()
         try worded { () throws(JournalError) in try store.recordPlaceNames(named) }
     }
-
-    /// Photos gathered to be written together (`PhotoFlusher`): `add` hands the batch back once it
-    /// holds `photosPerFlush` photos or `bytesPerFlush` bytes.
-    struct Batch<Item> {
-        private var items: [Item] = []
-        private var bytes = 0
-
-        mutating func add(_ item: Item, bytes count: Int) -> [Item]? {
-            items.append(item)
-            bytes += count
-            return items.count >= JournalSync.photosPerFlush || bytes >= JournalSync.bytesPerFlush ? take() : nil
-        }
-
-        mutating func take() -> [Item] {
-            defer {
-                items = []
-                bytes = 0
-            }
-            return items
-        }
-    }
-
-    /// How many photos, and how many of their bytes, are written to the disk together.
-    static let photosPerFlush = 8
-    static let bytesPerFlush = 32 << 20
 
     /// A photo read and named by `namePhotos`, sealed for the place when the place lacks it.
     private struct NamedPhoto: Sendable {
@@ -146,11 +116,12 @@ extension JournalSync {
         }
         var complete = true
         var done = 0
-        var keeping = Batch<JournalStore.FetchedPhoto>()
-        let flusher = PhotoFlusher()
+        let keeping = PhotoFlusher<JournalStore.FetchedPhoto> { [store] batch throws(SyncError) in
+            try Self.worded { () throws(JournalError) in try store.keepFetchedPhotos(batch) }
+        }
         do {
-            // Read from the place one after another; opened, checked and written here two at a
-            // time; flushed and recorded a batch at a time, beside the work on the next.
+            // Read from the place one after another; opened and written here two at a time;
+            // flushed and recorded a batch at a time, beside the work on the next.
             try PhotoPipeline.run(wanted, load: { photo throws(SyncError) in try place.read(photo.path) },
                                   work: { [store, key, journal] photo, sealed -> Fetched in
                 guard let sealed else { return .waiting }
@@ -163,7 +134,7 @@ extension JournalSync {
                 switch fetched {
                 case let .fetched(fetched):
                     report.photosReceived += 1
-                    if let full = keeping.add(fetched, bytes: fetched.size) { try flusher.submit(keep(full)) }
+                    try keeping.add(fetched, bytes: fetched.photo.size)
                 case .waiting:
                     report.photosWaiting += 1
                     complete = false
@@ -172,18 +143,12 @@ extension JournalSync {
                     complete = false
                 }
             })
-            try flusher.submit(keep(keeping.take()))
         } catch {
-            try? flusher.finish()
+            keeping.abandon()
             throw error
         }
-        try flusher.finish()
+        try keeping.finish()
         return complete
-    }
-
-    /// Keeping a batch of fetched photos, for the flusher.
-    private func keep(_ photos: [JournalStore.FetchedPhoto]) -> @Sendable () throws(SyncError) -> Void {
-        { [store] () throws(SyncError) in try Self.worded { () throws(JournalError) in try store.keepFetchedPhotos(photos) } }
     }
 
     /// What became of a photo `fetchPhotos` wanted.

@@ -6,7 +6,8 @@ import Foundation
 /// at a time (writing at the place, the report). The first sync of hundreds of photos keeps two
 /// cores busy and the disk writing meanwhile, rather than one core that waits for each flush.
 ///
-/// The place is only ever used from the calling thread, as everywhere else in sync. At most two
+/// The work never touches the place: it is read from the calling thread, and written from there
+/// or, a batch at a time, from the `PhotoFlusher`'s thread, never from both at once. At most two
 /// rounds of photos are in memory at once: the one being finished and the one being worked on.
 enum PhotoPipeline {
     /// Photos worked on at once.

@@ -158,7 +158,7 @@ final class PhotoStoreTests: XCTestCase {
         XCTAssertEqual(try rows(), 0)
 
         // One of the batch's files gone before it was flushed: nothing of the batch is kept.
-        unlink(try XCTUnwrap(staged[1].staged).partial)
+        unlink(try XCTUnwrap(staged[1].photo.file).partial)
         XCTAssertThrowsError(try store.keepFetchedPhotos(staged))
         XCTAssertEqual(store.photoFolder.names(), [])
         XCTAssertEqual(try rows(), 0)
@@ -166,10 +166,10 @@ final class PhotoStoreTests: XCTestCase {
 
         let again = try (1...3).map { try store.stageFetchedPhoto(Self.picture(200 + $0), place: String(repeating: "\($0)", count: 32)) }
         try store.keepFetchedPhotos(again)
-        XCTAssertEqual(Set(store.photoFolder.names()), Set(again.map(\.name)))
+        XCTAssertEqual(Set(store.photoFolder.names()), Set(again.map(\.photo.name)))
         XCTAssertEqual(try rows(), 3)
-        XCTAssertEqual(try store.localPhoto(atPlace: String(repeating: "2", count: 32)), again[1].name)
-        XCTAssertEqual(try store.photo(EntryPhoto(id: again[2].name, fileName: "c.jpg")), Self.picture(203))
+        XCTAssertEqual(try store.localPhoto(atPlace: String(repeating: "2", count: 32)), again[1].photo.name)
+        XCTAssertEqual(try store.photo(EntryPhoto(id: again[2].photo.name, fileName: "c.jpg")), Self.picture(203))
     }
 
     private func permissions(of path: String) throws -> Int {

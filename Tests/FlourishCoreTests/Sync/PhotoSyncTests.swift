@@ -166,13 +166,13 @@ final class PhotoSyncTests: XCTestCase {
     /// each whole, with no temporary file left on either side.
     func testManyPhotosGoInBatchesAndACutOffSyncLeavesNothingHalfDone() throws {
         let laptop = try machine("laptop")
-        let count = JournalSync.photosPerFlush * 2 + 3
+        let count = PhotoBatch.photos * 2 + 3
         let photos = try (1...count).map { try laptop.store.addPhoto(PhotoStoreTests.picture(100 + $0, size: 20_000), fileName: "IMG_\($0).jpg") }
         let trip = try laptop.store.save(entry("Trip", photos: photos), createdAt: Date(timeIntervalSince1970: 1_000))
         try setUp(laptop)
         // The place is cut off after a few photos were written: the sync says so, and what it
         // wrote is whole.
-        let faulty = FaultyPlace(place, failAfter: JournalSync.photosPerFlush + 2, afterWriting: false)
+        let faulty = FaultyPlace(place, failAfter: PhotoBatch.photos + 2, afterWriting: false)
         XCTAssertThrowsError(try JournalSync.open(laptop.store, at: faulty, passphrase: passphrase).sync())
         let cut = try placePhotos()
         XCTAssertGreaterThan(cut.count, 0)
