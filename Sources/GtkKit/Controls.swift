@@ -106,6 +106,17 @@ public final class Button: Widget {
         if let accessibleName { setAccessibleLabel(accessibleName) }
     }
 
+    /// Shows `child` in place of a label: a button laid out as its content needs.
+    public func setChild(_ child: Widget) {
+        gtk_button_set_child(typed(raw), child.raw)
+    }
+
+    /// Whether it is drawn as a button (GTK's default) or flat, as a link in a list is.
+    public var hasFrame: Bool {
+        get { gtk_button_get_has_frame(typed(raw)) != 0 }
+        set { gtk_button_set_has_frame(typed(raw), newValue ? 1 : 0) }
+    }
+
     public func onClicked(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "clicked", action)
     }

@@ -46,6 +46,16 @@ enum StoreSteps {
         return times
     }
 
+    /// "On this day" as the Journal page looks it up, for `count` days spread over a year: a
+    /// look-up a year back to the oldest entry (two centuries, in the sample of 100,000).
+    static func memories(_ store: JournalStore, count: Int = 24) throws -> [Double] {
+        // 1 November 2026, the sample's newest day, then back a fortnight at a time.
+        let newest = Date(timeIntervalSince1970: 1_793_566_800)
+        return try (0..<count).map { trial in
+            try milliseconds { _ = try store.memories(on: newest.addingTimeInterval(-Double(trial) * 14 * 86_400), calendar: .current) }
+        }
+    }
+
     /// The Insights page's figures, `rounds` times each: everything, and the latest year. Before
     /// the health check the store cannot tell the journal's version, so it keeps nothing: each
     /// of these is computed in full.

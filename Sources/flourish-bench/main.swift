@@ -78,13 +78,15 @@ func storeFigures(path: String) throws -> [String: Double] {
     let batches = try StoreSteps.scroll(store, ids: ids)
     let searches = try StoreSteps.search(store, ids: ids)
     let (insights, insightsYear) = try StoreSteps.insights(store)
+    let memories = try StoreSteps.memories(store)
     // The health check runs once, before the first write: timed on its own, not as a save.
     let check = milliseconds { _ = store.check() }
     let saves = try StoreSteps.save(store, count: 300)
     return ["open_ms": open, "list_ids_ms": list, "check_ms": check,
             "search_p50_ms": percentile(searches, 0.5), "search_p95_ms": percentile(searches, 0.95), "fetch_batch_p50_ms": percentile(batches, 0.5),
             "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count),
-            "insights_all_ms": percentile(insights, 0.5), "insights_year_ms": percentile(insightsYear, 0.5)]
+            "insights_all_ms": percentile(insights, 0.5), "insights_year_ms": percentile(insightsYear, 0.5),
+            "memories_p50_ms": percentile(memories, 0.5), "memories_p95_ms": percentile(memories, 0.95)]
 }
 
 /// The words of crash-test entry `number`: from a line to several pages, so that saves cross

@@ -1647,6 +1647,54 @@ def locked_journal_syncs_while_locked_with_its_key_kept():
     check("quits cleanly", app.exit_code() == 0)
 
 
+def memories_come_back_on_their_day():
+    print("journey: entries of this day in earlier years come back above the journal", flush=True)
+    today = datetime.date.today()
+    # Three earlier years that have today's date (a 29 February reaches back to leap years).
+    years = [4, 8, 12] if (today.month, today.day) == (2, 29) else [1, 3, 7]
+    entries, lines = [], []
+    for ago, title, mood, word in zip(years, ["First snow", "Lunch by the river", "Ten years on"], [1, 0, 4],
+                                      ["really good", "the best", "not so great"]):
+        when = datetime.datetime(today.year - ago, today.month, today.day, 12, 30).astimezone(datetime.timezone.utc)
+        entries.append({"uuid": f"00000000-0000-4000-8000-{ago:012d}", "title": title, "body": f"Words of {title}.",
+                        "mood": mood, "mood_title": word, "created_at": when.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "tags": []})
+        lines.append(f"{ago} year{'s' if ago > 1 else ''} ago · feeling {word} · {title}")
+    other = datetime.datetime.combine(today - datetime.timedelta(days=40), datetime.time(9)).astimezone(datetime.timezone.utc)
+    entries.append({"uuid": "00000000-0000-4000-8000-100000000000", "title": "Another day", "body": "", "mood": 2,
+                    "mood_title": "okay", "created_at": other.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "tags": []})
+    words = os.path.join(WORK, "memories.json")
+    with open(words, "w", encoding="utf-8") as file:
+        json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z", "tags": [],
+                   "entries": entries}, file)
+    journal = os.path.join(WORK, "memories.sqlite")
+    subprocess.run([BINARY, "--database", journal, "--import", words], check=True, capture_output=True)
+    config = os.path.join(WORK, "memories-config")
+
+    app = Flourish(journal, XDG_CONFIG_HOME=config)
+    show_journal(app)
+    card = app.wait("the On this day card", "panel", "On this day")
+    shown = wait_for("the three memories", lambda: (lambda found: found if len(found) == 3 else None)(
+        [node.name for node in descendants(card) if node.getRoleName() == "push button" and " ago · " in node.name]))
+    check("one line a year, the most recent first, each a button named by what it says", shown == lines)
+    check("Another day is no memory", not any("Another day" in name for name in shown))
+    screenshot("memories.png")
+    press(app.wait("the second memory", "push button", lines[1]))
+    app.wait("the memory's entry, opened", "push button", "Edit")
+    check("the entry opened is the memory's", app.find("label", "Feeling the best") is not None)
+    press(app.wait("the entry view's Back button", "push button", "Back"))
+    close = app.wait("the card's close button", "push button", "Close today's memories")
+    press(close)
+    wait_for("the card to go", lambda: app.find("push button", lines[0]) is None)
+    app.kill()
+
+    app = Flourish(journal, XDG_CONFIG_HOME=config)
+    show_journal(app)
+    app.wait("the journal's rows", "label", "Lunch by the river")
+    time.sleep(1.5)  # the look-up comes after the first frame
+    check("closed, the card stays closed for the rest of the day", app.find("push button", lines[0]) is None)
+    app.kill()
+
+
 def locked_keyring_is_never_asked_to_unlock():
     """Locks the session's login keyring, and leaves it locked: the last journey for that reason."""
     print("journey: with the desktop's keyring locked, the journal locked behind its page asks for no keyring password", flush=True)
@@ -1709,7 +1757,7 @@ def main():
                 locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
-                photos_are_added_seen_and_kept_sealed,
+                photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
                 # Last: it leaves the session's keyring locked.
                 locked_keyring_is_never_asked_to_unlock]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",

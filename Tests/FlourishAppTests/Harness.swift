@@ -27,16 +27,18 @@ final class Harness {
     ///   - attachLocation: the remembered "Attach location" choice the form opens with.
     ///   - preferencesPath: a preferences file to share between harnesses (a restart).
     ///   - journalPath: an existing journal to open instead of a new one.
+    ///   - clock: the model's now (today, for "On this day").
     ///   - load: reads the ids at once; without it, they are read as the app reads them, when
     ///     the Journal page is first shown.
     init(animations: Bool = false, attachLocation: Bool = false, preferencesPath: String? = nil,
-         journalPath: String? = nil, load: Bool = true, wrap: (JournalStore) -> JournalStoring = { $0 }) throws {
+         journalPath: String? = nil, load: Bool = true, wrap: (JournalStore) -> JournalStoring = { $0 },
+         clock: @escaping @Sendable () -> Date = Date.init) throws {
         // Before anything can connect to the system bus: the location tests' private one.
         PrivateSystemBus.ensure()
         Toolkit.initialize()
         Toolkit.setAnimationsEnabled(animations)
         journal = try JournalStore(path: journalPath ?? folder.file("journal.sqlite"))
-        model = JournalModel(store: wrap(journal))
+        model = JournalModel(store: wrap(journal), clock: clock)
         preferences = Preferences(path: preferencesPath ?? folder.file("preferences"))
         if attachLocation { preferences.attachLocation = true }
         // The real GeoClue client; a short wait so "no answer" tests finish quickly.

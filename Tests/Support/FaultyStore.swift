@@ -95,6 +95,11 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data? { try real.thumbnail(of: photo) }
     public func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError) { try real.keepThumbnail(bytes, of: photo) }
 
+    public func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory] {
+        if take(&readFailures) { throw error }
+        return try real.memories(on: today, calendar: calendar)
+    }
+
     public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }

@@ -76,7 +76,12 @@ extension JournalController {
     /// Shows the entry with `id` whole: the one its row shows (the model may have let it go since).
     func open(_ id: Int64) {
         guard let entry = allRows.first(where: { $0.row.entryID == id })?.row.entry ?? model.entry(id: id) else { return }
-        openID = id
+        open(entry)
+    }
+
+    /// Shows `entry` whole (one read already: a memory's, which may have no row built).
+    func open(_ entry: Entry) {
+        openID = entry.id
         Trace.mark("entry opened")
         entryView.show(entry, tags: model.tagNames(entry.tagIDs))
         showEarlierVersions(of: entry)

@@ -12,6 +12,8 @@ final class JournalController: JournalModelDelegate {
     let problemLabel = Label()
     /// Above the list when some entries could not be read; they are tried again shortly.
     let banner = Label()
+    /// "On this day": entries of earlier years on today's date, above the list.
+    let memories: MemoriesCard
     /// One entry, whole; and the same entry being edited.
     let entryView: EntryViewController
     let editor: EditEntryController
@@ -77,8 +79,9 @@ final class JournalController: JournalModelDelegate {
     /// Photos' thumbnails, shared by the list, the entry's page and the forms.
     let thumbnails: PhotoThumbnails
 
-    init(model: JournalModel, alerts: Alerts, notice: UndoNotice, thumbnails: PhotoThumbnails) {
+    init(model: JournalModel, alerts: Alerts, notice: UndoNotice, thumbnails: PhotoThumbnails, preferences: Preferences) {
         self.model = model
+        memories = MemoriesCard(model: model, preferences: preferences)
         self.alerts = alerts
         self.notice = notice
         self.thumbnails = thumbnails
@@ -141,6 +144,7 @@ final class JournalController: JournalModelDelegate {
         let entries = Box(.vertical)
         entries.append(search.bar)
         entries.append(banner)
+        entries.append(memories.view)
         noMatches.addClass("empty-hint")
         noMatches.setMargins(24)
         noMatches.align(vertical: .start)
@@ -160,7 +164,11 @@ final class JournalController: JournalModelDelegate {
         connectEntryActions()
         connectSearch()
         showList(.journal)
+        memories.onOpen = { [unowned self] entry in open(entry) }
+        memories.onClosed = { [unowned self] in focusList() }
         view.onMap { [unowned self] in
+            // Shown again, perhaps on another day than it was.
+            if isListed { memories.refresh() }
             // The first showing reads the ids; the list takes the focus once they are in.
             if !model.isLoaded { focusWhenListed = true }
             model.loadIfNeeded()
@@ -188,6 +196,8 @@ final class JournalController: JournalModelDelegate {
             guard let self else { return }
             firstScreen.end()
             fillWaitingRows()
+            // Looked up once the journal is on screen: it costs the first frame nothing.
+            memories.refresh()
         }
     }
 
@@ -200,6 +210,7 @@ final class JournalController: JournalModelDelegate {
 
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
         if change.changesResults { onEntriesChanged() }
+        if change.changesResults && isListed { memories.refresh() }
         switch change {
         case .checked:
             onHealthChecked()

@@ -82,7 +82,7 @@ final class MainWindow {
         let thumbnails = PhotoThumbnails(model: model)
         form = EntryFormController(model: model, alerts: alerts, location: location, preferences: preferences, thumbnails: thumbnails)
         notice = UndoNotice(model: model, alerts: alerts)
-        journal = JournalController(model: model, alerts: alerts, notice: notice, thumbnails: thumbnails)
+        journal = JournalController(model: model, alerts: alerts, notice: notice, thumbnails: thumbnails, preferences: preferences)
         viewer = PhotoViewer(model: model, alerts: alerts)
         // A photo taken off a form comes back with Undo, as a deleted entry does.
         for photos in [form.fields.photos, journal.editor.fields.photos] {

@@ -48,6 +48,7 @@ enum Theme {
             let text = dark ? mood.color.lightened().hex : mood.hex
             css += ".\(moodClass(mood)):not(.journal-row) { color: \(text); }\n"
             css += ".journal-row.\(moodClass(mood)) { box-shadow: inset 8px 0 \(mood.hex); }\n"
+            css += "button.memory.\(moodClass(mood)) { box-shadow: inset 4px 0 \(mood.hex); }\n"
             css += ".insight-bar.\(moodClass(mood)), button.chart-point.\(moodClass(mood)), button.pixel.\(moodClass(mood)) { background-color: \(mood.hex); }\n"
         }
         // All four sides one colour (only the bottom has a width): the renderer's fast path.

@@ -110,6 +110,13 @@ public final class Preferences: @unchecked Sendable {
     /// The idle limit until the person chooses another.
     public static let standardLockAfterIdleMinutes = 5
 
+    /// The day ("2026-11-27", local) the "On this day" card was last closed: it stays closed
+    /// until another day.
+    public var memoriesDismissedDay: String? {
+        get { lock.withLock { values["memories-dismissed-day"].flatMap { $0.isEmpty ? nil : $0 } } }
+        set { set("memories-dismissed-day", newValue ?? "") }
+    }
+
     public var windowMaximized: Bool {
         get { lock.withLock { values["window-maximized"] == "true" } }
         set { set("window-maximized", newValue ? "true" : "false") }

@@ -38,6 +38,9 @@ public protocol JournalStoring: Sendable {
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int
     /// Removes the tag from its entries and the journal; returns how many entries carried it.
     func deleteTag(id: Int64) throws(JournalError) -> Int
+    /// What was written on `today`'s date in earlier years, the most recent year first; see
+    /// `JournalStore.memories`.
+    func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory]
     /// The Insights page's figures for `period`, as of `now`, in the calendar's time zone.
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights
 

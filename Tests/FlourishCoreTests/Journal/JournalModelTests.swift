@@ -23,6 +23,9 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func dataVersion() -> Int? { real.dataVersion() }
     func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory] {
+        try real.memories(on: today, calendar: calendar)
+    }
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }

@@ -1,0 +1,98 @@
+import FlourishCore
+import Foundation
+import GtkKit
+
+/// "On this day", above the journal: a line for each earlier year with an entry on today's
+/// date ("1 year ago · feeling really good · First snow"), each opening its entry. Closed, it
+/// stays closed until the next day; with nothing to remember, it is not there at all.
+@MainActor
+final class MemoriesCard {
+    let view = Box(.vertical, spacing: 4, groupNamed: tr("On this day"))
+    let closeButton = Button(iconName: "window-close-symbolic", accessibleName: tr("Close today's memories"))
+    private let lines = Box(.vertical, spacing: 2)
+    /// The memories shown, in order; empty while the card is hidden.
+    private(set) var memories: [Memory] = []
+    /// The buttons, one a memory, for tests.
+    private(set) var buttons: [Button] = []
+    /// Told when a memory is activated.
+    var onOpen: (@MainActor (Entry) -> Void)?
+    /// Told when the card is closed from its own button: the focus has to go somewhere.
+    var onClosed: (@MainActor () -> Void)?
+
+    private let model: JournalModel
+    private let preferences: Preferences
+    /// Counts look-ups, so that an answer overtaken by a newer question is dropped.
+    private var generation = 0
+
+    init(model: JournalModel, preferences: Preferences) {
+        self.model = model
+        self.preferences = preferences
+        view.addClass("memories")
+        let header = Box(.horizontal, spacing: 8)
+        let title = Label(tr("On this day"))
+        title.addClass("memories-title")
+        title.alignStart()
+        title.expand(horizontally: true)
+        // The group is named by it already.
+        title.setAccessibleHidden(true)
+        header.append(title)
+        closeButton.hasFrame = false
+        closeButton.tooltip = tr("Close until tomorrow")
+        header.append(closeButton)
+        view.append(header)
+        view.append(lines)
+        view.isVisible = false
+        closeButton.onClicked { [unowned self] in
+            preferences.memoriesDismissedDay = Self.dayKey(model.today)
+            show([])
+            onClosed?()
+        }
+    }
+
+    /// Looks today's memories up again (after the first frame, and whenever entries change).
+    func refresh() {
+        generation += 1
+        let asked = generation
+        preferences.reload()
+        guard preferences.memoriesDismissedDay != Self.dayKey(model.today) else { return show([]) }
+        model.memories { [weak self] result in
+            guard let self, asked == generation else { return }
+            // A journal that cannot be read now says so elsewhere; the card simply stays away.
+            show((try? result.get()) ?? [])
+        }
+    }
+
+    private func show(_ memories: [Memory]) {
+        guard memories != self.memories else { return }
+        self.memories = memories
+        lines.removeAll()
+        buttons = memories.map { memory in
+            let line = Self.line(memory)
+            let button = Button(accessibleName: line)
+            let label = Label(line)
+            label.alignStart()
+            label.enableWrapping()
+            button.setChild(label)
+            button.hasFrame = false
+            button.addClass("memory")
+            button.addClass(Theme.moodClass(memory.mood))
+            button.onClicked { [unowned self] in onOpen?(memory.entry) }
+            lines.append(button)
+            return button
+        }
+        view.isVisible = !memories.isEmpty
+    }
+
+    /// "1 year ago · feeling really good · First snow".
+    static func line(_ memory: Memory) -> String {
+        let ago = memory.yearsAgo == 1 ? tr("1 year ago") : String(format: tr("%@ years ago"), memory.yearsAgo.formatted())
+        let feeling = String(format: tr("%@ · feeling %@"), ago, memory.mood.title)
+        return memory.title.isEmpty ? feeling : feeling + " · " + memory.title
+    }
+
+    /// The local day of `date`, as the preference keeps it: "2026-11-27".
+    static func dayKey(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -1,0 +1,115 @@
+@testable import FlourishApp
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GtkKit
+import XCTest
+
+/// "On this day" above the journal, in a real window, with the model's clock set to a day.
+final class MemoriesCardTests: XCTestCase {
+    private func at(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 12) -> Date {
+        Calendar.current.date(from: DateComponents(year: year, month: month, day: day, hour: hour))!
+    }
+
+    @discardableResult
+    private func save(_ store: JournalStore, _ title: String, _ mood: Mood, at date: Date) throws -> Entry {
+        try store.save(try EntryDraft(title: title, body: "Words of \(title).", mood: mood).validated().get(), createdAt: date)
+    }
+
+    /// A journal with entries on 27 November of three earlier years, one on the 28th, and others.
+    private func journal(_ folder: TemporaryFolder) throws -> (path: String, lunch: Entry) {
+        let path = folder.file("journal.sqlite")
+        let store = try JournalStore(path: path)
+        try save(store, "First snow", .reallyGood, at: at(2025, 11, 27, 22))
+        let lunch = try save(store, "Lunch by the river", .theBest, at: at(2023, 11, 27, 12))
+        try save(store, "Ten years on", .notSoGreat, at: at(2016, 11, 27, 9))
+        try save(store, "The next day", .meh, at: at(2024, 11, 28, 9))
+        try save(store, "Today", .okay, at: at(2026, 11, 27, 8))
+        store.close()
+        return (path, lunch)
+    }
+
+    @MainActor
+    private func shownCard(_ harness: Harness) -> MemoriesCard {
+        harness.main.show(.journal)
+        let card = harness.main.journal.memories
+        harness.waitUntil("the journal is on screen and its memories looked up") { harness.main.journal.isListed }
+        MainLoop.run(for: 0.5)
+        return card
+    }
+
+    func testTodaysMemoriesShowOneAYearAndEachOpensItsEntry() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let (path, lunch) = try journal(folder)
+            let harness = try Harness(journalPath: path, clock: { [self] in at(2026, 11, 27, 9) })
+            defer { harness.close() }
+            let card = shownCard(harness)
+            harness.waitUntil("the card shows") { card.view.isVisible && card.buttons.count == 3 }
+            let lines = ["1 year ago · feeling really good · First snow", "3 years ago · feeling the best · Lunch by the river",
+                         "10 years ago · feeling not so great · Ten years on"]
+            XCTAssertEqual(card.buttons.map(\.accessibleName), lines, "each line is a button named by what it says")
+            XCTAssertTrue(card.buttons[0].hasClass(Theme.moodClass(.reallyGood)), "edged in the mood's colour")
+
+            card.buttons[1].click()
+            XCTAssertEqual(harness.main.journal.page, .entry)
+            XCTAssertEqual(harness.main.journal.entryView.entry?.id, lunch.id)
+            harness.main.journal.back()
+            XCTAssertEqual(harness.main.journal.page, .entries)
+            XCTAssertTrue(card.view.isVisible)
+        }
+    }
+
+    func testClosedTheCardStaysClosedThatDayAndComesBackTheNext() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let (path, _) = try journal(folder)
+            let preferences = folder.file("preferences")
+            do {
+                let harness = try Harness(preferencesPath: preferences, journalPath: path, clock: { [self] in at(2026, 11, 27, 9) })
+                defer { harness.close() }
+                let card = shownCard(harness)
+                harness.waitUntil("the card shows") { card.view.isVisible }
+                card.closeButton.click()
+                XCTAssertFalse(card.view.isVisible)
+                XCTAssertEqual(harness.preferences.memoriesDismissedDay, "2026-11-27")
+                harness.waitUntil("the focus goes to the journal, not nowhere") { harness.main.journal.list.focusedRow != nil }
+            }
+            do {
+                // Opened again the same day: still closed, even after the entries change.
+                let harness = try Harness(preferencesPath: preferences, journalPath: path, clock: { [self] in at(2026, 11, 27, 18) })
+                defer { harness.close() }
+                let card = shownCard(harness)
+                harness.model.reloadFromDisk()
+                MainLoop.run(for: 0.5)
+                XCTAssertFalse(card.view.isVisible, "closed for the day")
+            }
+            do {
+                let harness = try Harness(preferencesPath: preferences, journalPath: path, clock: { [self] in at(2026, 11, 28, 9) })
+                defer { harness.close() }
+                let card = shownCard(harness)
+                harness.waitUntil("the next day has its own memories") { card.view.isVisible }
+                XCTAssertEqual(card.buttons.map(\.accessibleName), ["2 years ago · feeling meh · The next day"])
+            }
+        }
+    }
+
+    func testNoMemoriesNoCardUntilAnEntryIsDatedOnThisDayOfAnEarlierYear() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness(clock: { [self] in at(2026, 2, 28, 9) })
+            defer { harness.close() }
+            try save(harness.journal, "Some other day", .okay, at: at(2025, 3, 3))
+            harness.model.reloadFromDisk()
+            let card = shownCard(harness)
+            XCTAssertFalse(card.view.isVisible, "nothing to remember, no card")
+
+            // Back-dated to a leap day: remembered on 28 February of a year without one.
+            var saved = false
+            harness.model.save(try EntryDraft(title: "Leap day", mood: .reallyGood, date: at(2024, 2, 29, 10))
+                .validated(now: at(2026, 2, 28, 9)).get()) { result in saved = (try? result.get()) != nil }
+            harness.waitUntil("the entry is saved") { saved }
+            harness.waitUntil("the card comes with the new memory") { card.view.isVisible }
+            XCTAssertEqual(card.buttons.map(\.accessibleName), ["2 years ago · feeling really good · Leap day"])
+        }
+    }
+}
