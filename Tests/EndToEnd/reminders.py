@@ -272,6 +272,53 @@ def no_reminder_when_today_is_written():
         check("no notification", server.calls("Notify") == [])
 
 
+def memories_in_the_reminder_only_when_asked_and_never_locked():
+    print("reminders: with memories asked for, the oldest memory's title (never its words, never a locked journal's)", flush=True)
+    today = datetime.date.today()
+    years = [4, 8] if (today.month, today.day) == (2, 29) else [1, 3]
+    line = "A minute for your journal: choose a mood, write a line."
+
+    def with_memories(scenario):
+        entries = []
+        for ago, title in zip(years, ["Recent memory", "Oldest memory"]):
+            when = datetime.datetime(today.year - ago, today.month, today.day, 9).astimezone(datetime.timezone.utc)
+            entries.append({"uuid": f"77777777-7777-4777-8777-00000000000{ago}", "title": title, "body": "words kept inside",
+                            "mood": 1, "mood_title": "really good", "created_at": when.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "tags": []})
+        words = os.path.join(scenario.home, "memories.json")
+        with open(words, "w") as file:
+            json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z", "tags": [],
+                       "entries": entries}, file)
+        return scenario.flourish("--import", words).returncode == 0
+
+    def ask_for_memories(scenario):
+        with open(os.path.join(scenario.home, "config", "flourish", "preferences"), "a") as file:
+            file.write("reminder-memories=true\n")
+
+    with running("memories-off") as (scenario, server):
+        check("entries of this day in earlier years are in the journal", with_memories(scenario))
+        call = reminded(scenario, server)[0]
+        check("not asked for, the reminder says its line alone", f"<'{line}'>" in call and "memory" not in call)
+    with running("memories-on") as (scenario, server):
+        with_memories(scenario)
+        scenario.remind_since_yesterday(minute(-1))
+        ask_for_memories(scenario)
+        scenario.start_service()
+        call = wait_for("the reminder", lambda: server.calls("Notify"))[0]
+        check("asked for, it names the oldest memory under its line",
+              f"<'{line}\\nOn this day, {years[1]} years ago: Oldest memory'>" in call)
+        check("by its title alone, never the entry's words", "words kept inside" not in call and "Recent memory" not in call)
+    with running("memories-locked") as (scenario, server):
+        with_memories(scenario)
+        locked = subprocess.run([BINARY, "--encrypt"], env=scenario.environment, capture_output=True, text=True,
+                                input="a passphrase for the reminder's journal\n")
+        check("the journal is locked", locked.returncode == 0)
+        scenario.remind_since_yesterday(minute(-1))
+        ask_for_memories(scenario)
+        scenario.start_service()
+        call = wait_for("the reminder", lambda: server.calls("Notify"))[0]
+        check("a locked journal's reminder names no memory", f"<'{line}'>" in call and "memory" not in call)
+
+
 def main():
     # Clear of midnight: the scenarios choose times a minute either side of now.
     while datetime.datetime.now().strftime("%H:%M") >= "23:57" or datetime.datetime.now().strftime("%H:%M") < "00:02":
@@ -279,7 +326,8 @@ def main():
     journeys = [reminded_at_its_time_and_write_entry_opens_the_form, the_click_on_the_reminder_opens_the_form,
                 a_reminder_left_alone_is_withdrawn_once_today_is_written, an_entry_written_elsewhere_withdraws_it_too,
                 later_puts_it_off_an_hour,
-                a_time_chosen_after_it_passed_waits_for_tomorrow, no_reminder_when_today_is_written]
+                a_time_chosen_after_it_passed_waits_for_tomorrow, no_reminder_when_today_is_written,
+                memories_in_the_reminder_only_when_asked_and_never_locked]
     return journey.run_journeys(journeys, "reminders", f"folders: {os.path.join(WORK, 'reminders')}")
 
 

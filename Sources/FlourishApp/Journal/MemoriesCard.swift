@@ -85,9 +85,13 @@ final class MemoriesCard {
 
     /// "1 year ago · feeling really good · First snow".
     static func line(_ memory: Memory) -> String {
-        let ago = memory.yearsAgo == 1 ? tr("1 year ago") : String(format: tr("%@ years ago"), memory.yearsAgo.formatted())
-        let feeling = String(format: tr("%@ · feeling %@"), ago, memory.mood.title)
+        let feeling = String(format: tr("%@ · feeling %@"), yearsAgo(memory.yearsAgo), memory.mood.title)
         return memory.title.isEmpty ? feeling : feeling + " · " + memory.title
+    }
+
+    /// "1 year ago", "3 years ago".
+    static func yearsAgo(_ years: Int) -> String {
+        years == 1 ? tr("1 year ago") : String(format: tr("%@ years ago"), years.formatted())
     }
 
     /// The local day of `date`, as the preference keeps it: "2026-11-27".

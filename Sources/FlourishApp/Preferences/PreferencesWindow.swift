@@ -9,6 +9,8 @@ import GtkKit
 final class PreferencesWindow {
     let window: Window
     let reminderSwitch = Switch()
+    /// "Show memories in the daily reminder": the day's oldest memory's title under its line.
+    let memoriesSwitch = Switch()
     let hourField = SpinButton(from: 0, to: 23)
     let minuteField = SpinButton(from: 0, to: 59)
     /// What went wrong (the login item could not be written), in words.
@@ -55,8 +57,11 @@ final class PreferencesWindow {
         minuteField.showsLeadingZeros()
         hourField.showsLeadingZeros()
         content.append(Self.row(tr("At"), spacing: 6, [hourField, Label(":"), minuteField]))
+        memoriesSwitch.setAccessibleLabel(tr("Show memories in the daily reminder"))
+        memoriesSwitch.align(vertical: .center)
+        content.append(Self.row(tr("Show memories in the daily reminder"), spacing: 12, [memoriesSwitch]))
 
-        let hint = Label(tr("A notification at this time if you have not written that day, even when Flourish is closed. Later reminds you again an hour on."))
+        let hint = Label(tr("A notification at this time if you have not written that day, even when Flourish is closed. Later reminds you again an hour on. With memories, it names the oldest entry of this day in earlier years, by its title alone, and never when the journal is locked."))
         hint.enableWrapping()
         hint.alignStart()
         hint.addClass("dim-label")
@@ -72,6 +77,10 @@ final class PreferencesWindow {
 
         fill()
         reminderSwitch.onToggled { [unowned self] in changed() }
+        memoriesSwitch.onToggled { [unowned self] in
+            guard !isFilling else { return }
+            preferences.memoriesInReminder = memoriesSwitch.isOn
+        }
         hourField.onValueChanged { [unowned self] in changed() }
         minuteField.onValueChanged { [unowned self] in changed() }
     }
@@ -173,6 +182,7 @@ final class PreferencesWindow {
         preferences.reload()
         isFilling = true
         reminderSwitch.isOn = preferences.reminderOn
+        memoriesSwitch.isOn = preferences.memoriesInReminder
         hourField.value = preferences.reminderTime.hour
         minuteField.value = preferences.reminderTime.minute
         if let lock {

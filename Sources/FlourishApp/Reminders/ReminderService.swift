@@ -114,8 +114,10 @@ final class ReminderService {
         }
         looks += 1
         let (look, path, moment, calendar) = (looks, journalPath, now(), rules.calendar)
+        let withMemory = preferences.memoriesInReminder
         DispatchQueue.global(qos: .utility).async {
             let written = JournalDay.hasEntry(journal: path, on: moment, calendar: calendar)
+            let memory = withMemory && written == false ? JournalDay.oldestMemory(journal: path, on: moment, calendar: calendar) : nil
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     guard look == self.looks else { return }
@@ -124,18 +126,18 @@ final class ReminderService {
                         self.arm(seconds: Self.retrySeconds)
                         return
                     }
-                    self.decide(at: moment, wroteToday: written)
+                    self.decide(at: moment, wroteToday: written, memory: memory)
                 }
             }
         }
     }
 
-    private func decide(at moment: Date, wroteToday: Bool) {
+    private func decide(at moment: Date, wroteToday: Bool, memory: (yearsAgo: Int, title: String)?) {
         guard preferences.reminderOn else { return }
         let decision = rules.decide(now: moment, time: preferences.reminderTime, memory: preferences.reminderMemory, wroteToday: wroteToday)
         if decision.memory != preferences.reminderMemory { preferences.reminderMemory = decision.memory }
         if wroteToday { withdraw() }
-        if decision.remindNow { show() }
+        if decision.remindNow { show(memory: memory) }
         guard let next = decision.next else {
             MainLoop.cancel(timer)
             timer = 0
@@ -156,10 +158,13 @@ final class ReminderService {
         }
     }
 
-    private func show() {
+    /// The reminder, with the day's oldest memory under its line when the person asked for it.
+    private func show(memory: (yearsAgo: Int, title: String)?) {
+        let line = tr("A minute for your journal: choose a mood, write a line.")
+        let remembered = memory.map { String(format: tr("On this day, %@: %@"), MemoriesCard.yearsAgo($0.yearsAgo), $0.title) }
         application.send(DesktopNotification(
             title: tr("How are you today?"),
-            body: tr("A minute for your journal: choose a mood, write a line."),
+            body: remembered.map { line + "\n" + $0 } ?? line,
             iconName: applicationID,
             buttons: [(tr("Write entry"), Self.writeAction), (tr("Later"), Self.laterAction)],
             defaultAction: Self.writeAction), id: Self.notificationID)

@@ -110,6 +110,13 @@ public final class Preferences: @unchecked Sendable {
     /// The idle limit until the person chooses another.
     public static let standardLockAfterIdleMinutes = 5
 
+    /// Whether the daily reminder names the oldest memory of the day (its title only). Off
+    /// until the person turns it on.
+    public var memoriesInReminder: Bool {
+        get { lock.withLock { values["reminder-memories"] == "true" } }
+        set { set("reminder-memories", newValue ? "true" : "false") }
+    }
+
     /// The day ("2026-11-27", local) the "On this day" card was last closed: it stays closed
     /// until another day.
     public var memoriesDismissedDay: String? {

@@ -16,18 +16,42 @@ public enum JournalDay {
             guard let newest = NewestDay.read(journal: JournalFile.resolve(path)) else { return false }
             return newest >= start && newest < end
         }
+        guard let queue = readOnly(path) else { return nil }
+        defer { try? queue.close() }
+        // The stored text sorts as time does (see `ExportedTime.stored`), through the date index.
+        // No row is "not written" (false), inside the read: `try?` flattens optionals, and a
+        // nil from the row let out of it would read as "could not read" and be asked again
+        // for ever, so a journal without today's entry was never reminded.
+        return try? queue.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE created_at >= ? AND created_at < ? LIMIT 1",
+                              arguments: [ExportedTime(start).stored, ExportedTime(end).stored]) ?? false
+        }
+    }
+
+    /// The journal, for reading only; nil when it cannot be opened now.
+    private static func readOnly(_ path: String) -> DatabaseQueue? {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "journal (reminder)"
         configuration.busyMode = .timeout(2)
-        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        return try? DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// For the reminder: the oldest memory of `now`'s day (see `JournalStore.memories`) that has
+    /// a title, with how many years ago it was written. Only a title, never an entry's words;
+    /// and nothing of a locked journal, whose entries stay sealed while no one unlocks it.
+    public static func oldestMemory(journal path: String, on now: Date, calendar: Calendar) -> (yearsAgo: Int, title: String)? {
+        guard FileManager.default.fileExists(atPath: path), !JournalLock.isLocked(path),
+              let queue = readOnly(path) else { return nil }
         defer { try? queue.close() }
-        // The stored text sorts as time does (see `ExportedTime.stored`), through the date index.
-        guard let found = try? queue.read({ db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE created_at >= ? AND created_at < ? LIMIT 1",
-                              arguments: [ExportedTime(start).stored, ExportedTime(end).stored])
-        }) else { return nil }
-        return found ?? false
+        return try? queue.read { db -> (Int, String)? in
+            for (yearsAgo, id) in try JournalStore.memoryIDs(db, on: now, calendar: calendar).reversed() {
+                if let title = try String.fetchOne(db, sql: "SELECT title FROM entry WHERE id = ?", arguments: [id]), !title.isEmpty {
+                    return (yearsAgo, title.preview(limit: Memory.titleLimit))
+                }
+            }
+            return nil
+        } ?? nil
     }
 
     /// Whether the journal has an entry for the day `now` falls on, in `calendar`.

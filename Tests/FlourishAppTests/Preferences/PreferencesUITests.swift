@@ -60,6 +60,24 @@ final class PreferencesUITests: XCTestCase {
         }
     }
 
+    func testMemoriesInTheReminderAreOffUntilTurnedOnAndRemembered() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let window = try open(harness)
+            XCTAssertFalse(window.memoriesSwitch.isOn, "off until the person turns it on")
+            XCTAssertFalse(harness.preferences.memoriesInReminder)
+            window.memoriesSwitch.isOn = true
+            XCTAssertTrue(Preferences(path: harness.preferences.path).memoriesInReminder, "remembered in the file")
+            XCTAssertFalse(harness.preferences.reminderOn, "the reminder itself is its own choice")
+            window.closeButton.click()
+            XCTAssertTrue(harness.main.window.activateAction("win.preferences"))
+            XCTAssertTrue(window.memoriesSwitch.isOn, "shown as chosen when the window opens again")
+            window.memoriesSwitch.isOn = false
+            XCTAssertFalse(Preferences(path: harness.preferences.path).memoriesInReminder)
+        }
+    }
+
     func testALoginItemThatCannotBeWrittenIsSaidAndTheChoiceKept() throws {
         try MainActor.assumeIsolated {
             let harness = try Harness()

@@ -94,4 +94,25 @@ final class MemoriesTests: XCTestCase {
         }
         wait(for: [done], timeout: 10)
     }
+
+    func testTheReminderNamesTheOldestMemoryWithATitleNeverItsWordsAndNothingOfALockedJournal() throws {
+        let path = folder.file("journal.sqlite")
+        let store = try JournalStore(path: path)
+        let today = at(2026, 11, 27, 20)
+        XCTAssertNil(JournalDay.oldestMemory(journal: path, on: today, calendar: calendar), "an empty journal has none")
+        try save(store, "Last year", at: at(2025, 11, 27, 9))
+        try save(store, "The oldest with a title", body: "Words that stay in the journal", at: at(2020, 11, 27, 9))
+        try save(store, "", body: "Older still, but untitled", at: at(2018, 11, 27, 9))
+        store.close()
+
+        let memory = try XCTUnwrap(JournalDay.oldestMemory(journal: path, on: today, calendar: calendar))
+        XCTAssertEqual(memory.yearsAgo, 6)
+        XCTAssertEqual(memory.title, "The oldest with a title")
+        XCTAssertNil(JournalDay.oldestMemory(journal: path, on: at(2026, 11, 28, 20), calendar: calendar), "another day, no memory")
+        XCTAssertNil(JournalDay.oldestMemory(journal: folder.file("none.sqlite"), on: today, calendar: calendar))
+
+        _ = try JournalLock.lock(path: path, passphrase: "a long passphrase for memories", cost: .interactive)
+        XCTAssertTrue(JournalLock.isLocked(path))
+        XCTAssertNil(JournalDay.oldestMemory(journal: path, on: today, calendar: calendar), "a locked journal tells nothing")
+    }
 }
