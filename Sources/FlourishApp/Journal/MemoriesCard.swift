@@ -23,6 +23,13 @@ final class MemoriesCard {
     private let preferences: Preferences
     /// Counts look-ups, so that an answer overtaken by a newer question is dropped.
     private var generation = 0
+    /// The day last looked up ("2026-11-27"), and the timer that looks again once it is over:
+    /// a window left open overnight shows the new day's memories, not yesterday's.
+    private var lookedUpDay: String?
+    private var nextDayTimer: UInt32 = 0
+    /// The longest wait between two looks at the day. GLib's timers count only the time the
+    /// machine is awake, so a laptop asleep over midnight would otherwise wait on past it.
+    static let longestWaitSeconds: UInt32 = 3_600
 
     init(model: JournalModel, preferences: Preferences) {
         self.model = model
@@ -53,12 +60,29 @@ final class MemoriesCard {
     func refresh() {
         generation += 1
         let asked = generation
+        let today = model.today
+        lookedUpDay = Self.dayKey(today)
+        lookAgain(after: today)
         preferences.reload()
-        guard preferences.memoriesDismissedDay != Self.dayKey(model.today) else { return show([]) }
+        guard preferences.memoriesDismissedDay != lookedUpDay else { return show([]) }
         model.memories { [weak self] result in
             guard let self, asked == generation else { return }
             // A journal that cannot be read now says so elsewhere; the card simply stays away.
             show((try? result.get()) ?? [])
+        }
+    }
+
+    /// Looks again when the day `now` falls on is over (or within the hour, whichever is first).
+    private func lookAgain(after now: Date) {
+        MainLoop.cancel(nextDayTimer)
+        let calendar = Calendar.current
+        let midnight = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
+        let seconds = UInt32(clamping: max(1, Int(midnight.timeIntervalSince(now).rounded(.up))))
+        nextDayTimer = MainLoop.after(seconds: min(seconds, Self.longestWaitSeconds)) { [weak self] in
+            guard let self else { return }
+            nextDayTimer = 0
+            let today = model.today
+            if Self.dayKey(today) != lookedUpDay { refresh() } else { lookAgain(after: today) }
         }
     }
 

@@ -112,4 +112,26 @@ final class MemoriesCardTests: XCTestCase {
             XCTAssertEqual(card.buttons.map(\.accessibleName), ["2 years ago · feeling really good · Leap day"])
         }
     }
+
+    /// A clock the test moves on.
+    private final class Clock: @unchecked Sendable {
+        var now: Date
+        init(_ now: Date) { self.now = now }
+    }
+
+    func testAWindowLeftOpenOverMidnightShowsTheNewDaysMemories() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let (path, _) = try journal(folder)
+            let clock = Clock(Calendar.current.date(from: DateComponents(year: 2026, month: 11, day: 27, hour: 23, minute: 59, second: 59))!)
+            let harness = try Harness(journalPath: path, clock: { clock.now })
+            defer { harness.close() }
+            let card = shownCard(harness)
+            harness.waitUntil("the 27th's memories") { card.buttons.count == 3 }
+            clock.now = at(2026, 11, 28, 0)
+            harness.waitUntil("the 28th's, once midnight has passed", timeout: 6) {
+                card.buttons.map(\.accessibleName) == ["2 years ago · feeling meh · The next day"]
+            }
+        }
+    }
 }
