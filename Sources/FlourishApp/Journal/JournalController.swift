@@ -209,8 +209,10 @@ final class JournalController: JournalModelDelegate {
     // MARK: - JournalModelDelegate
 
     func journalModel(_ model: JournalModel, didChange change: JournalChange) {
-        if change.changesResults { onEntriesChanged() }
-        if change.changesResults && isListed { memories.refresh() }
+        if change.changesResults {
+            onEntriesChanged()
+            if isListed { memories.refresh() }
+        }
         switch change {
         case .checked:
             onHealthChecked()

@@ -120,7 +120,7 @@ final class MemoriesCard {
 
     /// The local day of `date`, as the preference keeps it: "2026-11-27".
     static func dayKey(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        let day = Insights.Day(date)
+        return String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
     }
 }

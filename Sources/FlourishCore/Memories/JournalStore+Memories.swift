@@ -20,12 +20,12 @@ extension JournalStore {
         // The stored text is UTC and sorts as time does (see `ExportedTime.stored`); a year
         // more than its year allows for a local new year that was still the old one in UTC.
         let oldestYear = Int(oldest.prefix(4)) ?? 0
-        let thisYear = calendar.component(.year, from: today)
-        guard oldestYear > 0, oldestYear < thisYear + 1 else { return [] }
+        let thisDay = Insights.Day(today, in: calendar)
+        guard oldestYear > 0, oldestYear < thisDay.year + 1 else { return [] }
         var found: [(yearsAgo: Int, id: Int64)] = []
-        for yearsAgo in 1...(thisYear - oldestYear + 1) {
+        for yearsAgo in 1...(thisDay.year - oldestYear + 1) {
             // A year without today's date (29 February) has nothing to remember.
-            guard let day = MemoryDays.day(yearsAgo, before: today, calendar: calendar) else { continue }
+            guard let day = MemoryDays.day(yearsAgo, before: thisDay, calendar: calendar) else { continue }
             let id = try Int64.fetchOne(db, sql: """
                 SELECT id FROM entry WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id LIMIT 1
                 """, arguments: [ExportedTime(day.start).stored, ExportedTime(day.end).stored])

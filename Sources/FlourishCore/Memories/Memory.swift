@@ -28,30 +28,23 @@ public struct Memory: Equatable, Sendable {
 
 /// Which days of earlier years today remembers.
 public enum MemoryDays {
-    /// A day of an earlier year: from its local midnight (inclusive) to `end` (exclusive).
-    public struct Day: Equatable, Sendable {
-        public let yearsAgo: Int
-        public let start: Date
-        public let end: Date
-    }
-
-    /// The same day as `today` in the year `yearsAgo` years before it, in `calendar`; nil when
-    /// that year has no such day (29 February). A 29 February is remembered on 28 February in
-    /// the years that have none: on 28 February of a common year, a leap year's day runs on to
-    /// 1 March, so its 28th and its 29th both come back.
-    public static func day(_ yearsAgo: Int, before today: Date, calendar: Calendar) -> Day? {
-        let parts = calendar.dateComponents([.year, .month, .day], from: today)
-        guard let year = parts.year, let month = parts.month, let dayOfMonth = parts.day else { return nil }
-        let earlier = year - yearsAgo
-        if month == 2 && dayOfMonth == 29 && !isLeap(earlier) { return nil }
-        guard let start = calendar.date(from: DateComponents(year: earlier, month: month, day: dayOfMonth)) else { return nil }
-        let days = month == 2 && dayOfMonth == 28 && !isLeap(year) && isLeap(earlier) ? 2 : 1
+    /// The same day as `today` in the year `yearsAgo` years before it, as the moments from its
+    /// local midnight (inclusive) to `end` (exclusive) in `calendar`; nil when that year has no
+    /// such day (29 February). A 29 February is remembered on 28 February in the years that
+    /// have none: on 28 February of a common year, a leap year's day runs on to 1 March, so its
+    /// 28th and its 29th both come back.
+    public static func day(_ yearsAgo: Int, before today: Insights.Day, calendar: Calendar) -> (start: Date, end: Date)? {
+        let earlier = today.year - yearsAgo
+        if today.month == 2 && today.day == 29 && !hasLeapDay(earlier) { return nil }
+        guard let start = Insights.Day(year: earlier, month: today.month, day: today.day).start(in: calendar) else { return nil }
+        let days = today.month == 2 && today.day == 28 && !hasLeapDay(today.year) && hasLeapDay(earlier) ? 2 : 1
         guard let end = calendar.date(byAdding: .day, value: days, to: start) else { return nil }
-        return Day(yearsAgo: yearsAgo, start: start, end: end)
+        return (start, end)
     }
 
-    /// The Gregorian rule; the calendar's own arithmetic would roll 29 February on to 1 March.
-    static func isLeap(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    /// Whether `year` has a 29 February; asked of the day arithmetic, as the calendar's own
+    /// would roll a missing 29 February on to 1 March.
+    private static func hasLeapDay(_ year: Int) -> Bool {
+        Insights.Day.length(ofMonth: 2, in: year) == 29
     }
 }

@@ -51,7 +51,7 @@ public enum JournalDay {
                 }
             }
             return nil
-        } ?? nil
+        }
     }
 
     /// Whether the journal has an entry for the day `now` falls on, in `calendar`.
