@@ -57,6 +57,28 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func dataVersion() -> Int? { real.dataVersion() }
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     public func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    public func measures() throws(JournalError) -> [Measure] { try real.measures() }
+    public func measureUse() throws(JournalError) -> [Int64: Int] { try real.measureUse() }
+    public func createMeasure(_ definition: MeasureDefinition) throws(JournalError) -> Measure {
+        if take(&saveFailures) { throw error }
+        return try real.createMeasure(definition)
+    }
+    public func updateMeasure(id: Int64, to definition: MeasureDefinition) throws(JournalError) -> Measure {
+        if take(&saveFailures) { throw error }
+        return try real.updateMeasure(id: id, to: definition)
+    }
+    public func moveMeasure(id: Int64, to index: Int) throws(JournalError) {
+        if take(&saveFailures) { throw error }
+        try real.moveMeasure(id: id, to: index)
+    }
+    public func deleteMeasure(id: Int64) throws(JournalError) -> DeletedMeasure {
+        if take(&saveFailures) { throw error }
+        return try real.deleteMeasure(id: id)
+    }
+    public func restoreMeasure(_ deleted: DeletedMeasure) throws(JournalError) -> Measure {
+        if take(&saveFailures) { throw error }
+        return try real.restoreMeasure(deleted)
+    }
     public func export(_ format: ExportFormat, to path: String, calendar: Calendar, now: Date,
                        progress: (Int, Int) -> Bool) throws(ExportFailure) -> ExportResult {
         if take(&readFailures) { throw .journal(error) }

@@ -18,10 +18,12 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public internal(set) var tagIDs: Set<Int64>
     /// The photos it carries, in order.
     public internal(set) var photos: [EntryPhoto]
+    /// Its values for the journal's measures, by measure id (a measure without one is absent).
+    public internal(set) var measures: [Int64: Double]
 
     public init(id: Int64, title: String, body: String, mood: Mood, createdAt: Date, location: Location? = nil,
                 uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil, tagIDs: Set<Int64> = [],
-                photos: [EntryPhoto] = []) {
+                photos: [EntryPhoto] = [], measures: [Int64: Double] = [:]) {
         self.id = id
         self.title = title
         self.body = body
@@ -32,6 +34,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
         self.tagIDs = tagIDs
         self.photos = photos
+        self.measures = measures
     }
 
     /// The same entry carrying `tags` instead.

@@ -13,9 +13,12 @@ public struct EntryDraft: Sendable, Equatable {
     public var tagIDs: Set<Int64>
     /// The photos chosen for it, in order; nil, for an edit, leaves the entry's as they are.
     public var photos: [EntryPhoto]?
+    /// Its values for the journal's measures, by measure id; nil, for an edit, leaves the
+    /// entry's as they are.
+    public var measures: [Int64: Double]?
 
     public init(title: String = "", body: String = "", mood: Mood? = nil, location: Location? = nil, date: Date? = nil,
-                tagIDs: Set<Int64> = [], photos: [EntryPhoto]? = nil) {
+                tagIDs: Set<Int64> = [], photos: [EntryPhoto]? = nil, measures: [Int64: Double]? = nil) {
         self.title = title
         self.body = body
         self.mood = mood
@@ -23,6 +26,7 @@ public struct EntryDraft: Sendable, Equatable {
         self.date = date
         self.tagIDs = tagIDs
         self.photos = photos
+        self.measures = measures
     }
 
     /// A reason the draft cannot be saved yet, said next to the field it concerns.
@@ -62,7 +66,7 @@ public struct EntryDraft: Sendable, Equatable {
         let problems = problems(now: now)
         guard problems.isEmpty, let mood else { return .failure(ValidationError(problems: problems)) }
         return .success(NewEntry(title: title.withoutNUL.oneLine.trimmed, body: body.withoutNUL.trimmed, mood: mood,
-                                 location: location, date: date, tagIDs: tagIDs, photos: photos))
+                                 location: location, date: date, tagIDs: tagIDs, photos: photos, measures: measures))
     }
 }
 
@@ -79,6 +83,21 @@ public struct NewEntry: Sendable, Equatable {
     /// The photos it carries, in order: a new entry starts with them (nil: none); an edited one
     /// carries exactly these (nil: the ones it had).
     public let photos: [EntryPhoto]?
+    /// Its values for the measures: a new entry starts with them (nil: none); an edited one
+    /// carries exactly these (nil: the ones it had).
+    public let measures: [Int64: Double]?
+
+    public init(title: String, body: String, mood: Mood, location: Location? = nil, date: Date? = nil,
+                tagIDs: Set<Int64> = [], photos: [EntryPhoto]? = nil, measures: [Int64: Double]? = nil) {
+        self.title = title
+        self.body = body
+        self.mood = mood
+        self.location = location
+        self.date = date
+        self.tagIDs = tagIDs
+        self.photos = photos
+        self.measures = measures
+    }
 }
 
 public struct ValidationError: Error, Equatable, Sendable {

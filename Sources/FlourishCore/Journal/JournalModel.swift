@@ -52,6 +52,10 @@ public final class JournalModel {
     /// Tags merged away in this session, each with the tag it went into: forms, filters and undo
     /// holding an old id carry the new one instead of dropping it.
     var mergedTags: [Int64: Int64] = [:]
+    /// The journal's measures, in the person's order, once `loadMeasures()` has read them (see
+    /// JournalModel+Measures).
+    public internal(set) var measures: [Measure] = []
+    var measureObservers: [@MainActor () -> Void] = []
     /// Searches run here, apart from the rows' reads and the saves.
     let searching = DispatchQueue(label: "flourish.search", qos: .userInitiated)
     /// Photos are added, and originals read, here: a large one takes a while to decode, and

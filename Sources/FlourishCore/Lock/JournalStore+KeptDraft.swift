@@ -38,9 +38,10 @@ extension JournalStore {
 
     private static func insert(_ draft: EntryDraft, id: Int, entryID: Int64?, _ db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO kept_draft (id, entry_id, title, body, mood, date, tag_ids, photos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO kept_draft (id, entry_id, title, body, mood, date, tag_ids, photos, measures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [id, entryID, draft.title, draft.body, draft.mood?.rawValue, draft.date?.timeIntervalSince1970,
-                             draft.tagIDs.sorted().map(String.init).joined(separator: " "), EntryPhoto.text(draft.photos ?? [])])
+                             draft.tagIDs.sorted().map(String.init).joined(separator: " "), EntryPhoto.text(draft.photos ?? []),
+                             MeasureValues.text(draft.measures ?? [:])])
     }
 
     /// What was kept, if anything. Read without writing (start-up writes nothing before the
@@ -59,8 +60,10 @@ extension JournalStore {
             // the entry's own for an edit (an edit that took every photo off gets them back,
             // rather than an edit made before photos taking them off).
             let photos = EntryPhoto.list((row["photos"] as String?) ?? "")
+            // Measures' values the same way (none kept by v9, which had none).
+            let measures = MeasureValues.values((row["measures"] as String?) ?? "")
             let draft = EntryDraft(title: row["title"], body: row["body"], mood: mood, date: date, tagIDs: tags,
-                                   photos: photos.isEmpty ? nil : photos)
+                                   photos: photos.isEmpty ? nil : photos, measures: measures.isEmpty ? nil : measures)
             switch row["id"] as Int {
             case 1: kept.newEntry = draft
             case 2: if let entryID = row["entry_id"] as Int64? { kept.edit = (entryID, draft) }

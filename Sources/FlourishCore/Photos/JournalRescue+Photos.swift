@@ -33,16 +33,16 @@ extension JournalRescue {
         let source = PhotoFolder(journal: journal)
         for name in kept { try store.photoFolder.adopt(name, from: source) }
         try store.writing { db in
-            for row in readable.keys { try insert(row, into: "photo_key", db) }
-            for row in photos { try insert(row, into: "photo", db) }
+            for row in readable.keys { try insertAsStored(row, into: "photo_key", db) }
+            for row in photos { try insertAsStored(row, into: "photo", db) }
             for row in readable.onEntries where recovered.contains(row["entry_id"] as Int64) && kept.contains(row["photo"] as String) {
-                try insert(row, into: "entry_photo", db)
+                try insertAsStored(row, into: "entry_photo", db)
             }
         }
     }
 
     /// A row as it was stored; one already there is left as it is.
-    private static func insert(_ row: Row, into table: String, _ db: Database) throws {
+    static func insertAsStored(_ row: Row, into table: String, _ db: Database) throws {
         let names = row.columnNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: row.count).joined(separator: ", ")
         try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(names)) VALUES (\(marks))", arguments: StatementArguments(row.databaseValues))

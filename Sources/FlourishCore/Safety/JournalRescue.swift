@@ -50,11 +50,11 @@ public enum JournalRescue {
             throw .other(reason: String(format: tr("%@ already exists: choose a new file for the recovered journal."), output))
         }
         let file = JournalFile.resolve(path)
-        let (rows, known, tags, photos): ([Row], Set<Int64>, ReadableTags, ReadablePhotos)
+        let (rows, known, tags, photos, measures): ([Row], Set<Int64>, ReadableTags, ReadablePhotos, ReadableMeasures)
         do {
-            (rows, known, tags, photos) = try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
+            (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
                 let (rows, known) = try readableRows(queue)
-                return (rows, known, readableTags(queue), readablePhotos(queue))
+                return (rows, known, readableTags(queue), readablePhotos(queue), readableMeasures(queue))
             }
         } catch {
             throw JournalError(error, path: path) // a JournalError passes through as it is
@@ -67,6 +67,7 @@ public enum JournalRescue {
         let recovered = Set(rows.map { $0["id"] as Int64 })
         try restoreTags(tags, of: recovered, into: store)
         try restorePhotos(photos, of: recovered, from: file, into: store)
+        try restoreMeasures(measures, of: recovered, into: store)
         return Recovery(recovered: recovered.count, lost: known.subtracting(recovered).count, output: output)
     }
 

@@ -12,4 +12,6 @@ public struct DeletedEntry: Sendable, Equatable {
     /// The photos it carried, put back with it: their files stay while the Undo can bring them
     /// back (unused photos are let go only at the next start).
     var photos: [EntryPhoto] = []
+    /// Its values for the measures, put back with it (for the measures that still exist).
+    var measures: [Int64: Double] = [:]
 }

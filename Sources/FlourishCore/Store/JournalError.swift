@@ -32,6 +32,10 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case entryMissing
     /// A tag's name that cannot be used (said next to the field).
     case tagName(TagName.Problem)
+    /// A measure's definition that cannot be kept (said next to the field).
+    case measure(MeasureDefinition.Problem)
+    /// The measure was deleted meanwhile (in another window).
+    case measureMissing
     /// The entry's row is there but cannot be read (edited by hand outside Flourish); it is left as it is.
     case unreadableEntry
     /// The search index refused the words as asked (see `JournalStore.matches`).
@@ -83,6 +87,10 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             tr("This entry is no longer in the journal; it may have been deleted in another window.")
         case .tagName(let problem):
             problem.message
+        case .measure(let problem):
+            problem.message
+        case .measureMissing:
+            tr("This measure is no longer in the journal; it may have been deleted in another window.")
         case .refusedSearch:
             tr("Flourish could not search for these words.")
         case .unreadableEntry:

@@ -26,6 +26,8 @@ enum JournalSchema {
     static let keptDraftMigration = "v8: kept draft"
     /// Photos: the keys that seal their files, the photos kept, and which entries carry them.
     static let photosMigration = "v9: photos"
+    /// Measures: the numbers and scales a person tracks beside the mood, and each entry's values.
+    static let measuresMigration = "v10: measures"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -68,6 +70,7 @@ enum JournalSchema {
                 """)
         }
         migrator.registerMigration(photosMigration, foreignKeyChecks: .immediate, migrate: addPhotos)
+        migrator.registerMigration(measuresMigration, foreignKeyChecks: .immediate, migrate: addMeasures)
         return migrator
     }
 
@@ -114,6 +117,39 @@ enum JournalSchema {
             ) WITHOUT ROWID;
             CREATE INDEX sync_photo_by_place ON sync_photo (place);
             CREATE TABLE sync_photo_unused (place TEXT PRIMARY KEY NOT NULL, since TEXT NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    /// - `measure`: what the person tracks (Sleep, hours, 0–24; Energy, 1 to 5), in their order
+    ///   (`position`). Named without regard to case through `key`, as tags are; `uuid` names it
+    ///   between machines, so a rename travels as a rename. `kind` is `number` (with an optional
+    ///   `unit` and range, `lowest`–`highest`) or `scale` (whole steps 1 to 5).
+    /// - `entry_measure`: each entry's values, one per measure at most; an entry without a value
+    ///   for a measure has no row (not a zero). Indexed by measure and value, for "sleep < 6".
+    /// - A kept draft and an earlier version gain their values (as `MeasureValues.text`).
+    /// Nothing in the tables before it changes.
+    private static func addMeasures(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE measure (
+              id       INTEGER PRIMARY KEY AUTOINCREMENT,
+              uuid     TEXT NOT NULL UNIQUE,
+              name     TEXT NOT NULL,
+              key      TEXT NOT NULL UNIQUE,
+              kind     TEXT NOT NULL CHECK (kind IN ('number', 'scale')),
+              unit     TEXT NOT NULL DEFAULT '',
+              lowest   REAL,
+              highest  REAL,
+              position INTEGER NOT NULL
+            );
+            CREATE TABLE entry_measure (
+              entry_id   INTEGER NOT NULL REFERENCES entry(id) ON DELETE CASCADE,
+              measure_id INTEGER NOT NULL REFERENCES measure(id) ON DELETE CASCADE,
+              value      REAL NOT NULL,
+              PRIMARY KEY (entry_id, measure_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX entry_measure_by_value ON entry_measure (measure_id, value);
+            ALTER TABLE kept_draft ADD COLUMN measures TEXT NOT NULL DEFAULT '';
+            ALTER TABLE entry_version ADD COLUMN measures TEXT NOT NULL DEFAULT '';
             """)
     }
 

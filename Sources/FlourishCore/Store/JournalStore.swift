@@ -220,6 +220,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             let id = db.lastInsertedRowID
             if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: id, db) }
             if let photos = entry.photos, !photos.isEmpty { try Self.setPhotos(photos, forEntry: id, db) }
+            if let measures = entry.measures, !measures.isEmpty { try Self.setMeasures(measures, forEntry: id, db) }
             return try Self.readBack(db, id: id)
         }
     }
@@ -235,6 +236,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
                 let id = db.lastInsertedRowID
                 if !entry.tagIDs.isEmpty { try Self.setTags(entry.tagIDs, forEntry: id, db) }
                 if let photos = entry.photos, !photos.isEmpty { try Self.setPhotos(photos, forEntry: id, db) }
+                if let measures = entry.measures, !measures.isEmpty { try Self.setMeasures(measures, forEntry: id, db) }
             }
             return entries.count
         }
@@ -266,6 +268,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         guard db.changesCount > 0 else { throw JournalError.entryMissing }
         try setTags(entry.tagIDs, forEntry: id, db)
         if let photos = entry.photos { try setPhotos(photos, forEntry: id, db) }
+        if let measures = entry.measures { try setMeasures(measures, forEntry: id, db) }
         return try readBack(db, id: id)
     }
 
@@ -278,8 +281,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             let stored = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.databaseValues))
             let tags = try Self.tagIDs(forEntries: [id], db)[id] ?? []
             let photos = try Self.photos(forEntries: [id], db)[id] ?? []
+            let measures = try Self.measureValues(forEntries: [id], db)[id] ?? [:]
             try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
-            return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags, photos: photos)
+            return DeletedEntry(entry: entry, storedRow: stored, tagIDs: tags, photos: photos, measures: measures)
         }
     }
 
@@ -288,6 +292,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             try Self.insert(deleted.storedRow.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, db)
             try Self.setTags(deleted.tagIDs, forEntry: deleted.entry.id, db)
             try Self.setPhotos(deleted.photos, forEntry: deleted.entry.id, db)
+            try Self.setMeasures(deleted.measures, forEntry: deleted.entry.id, db)
             return try Self.readBack(db, id: deleted.entry.id)
         }
     }
@@ -375,9 +380,11 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         // page): an entry shown without the tags it has would lose them at its next edit.
         let tags = try tagIDs(forEntries: batch.entries.map(\.id), db)
         let photos = try photos(forEntries: batch.entries.map(\.id), db)
+        let measures = try measureValues(forEntries: batch.entries.map(\.id), db)
         for index in batch.entries.indices {
             batch.entries[index].tagIDs = tags[batch.entries[index].id] ?? []
             batch.entries[index].photos = photos[batch.entries[index].id] ?? []
+            batch.entries[index].measures = measures[batch.entries[index].id] ?? [:]
         }
         return batch
     }
@@ -408,6 +415,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         }
         var read = entry.withTags(try tagIDs(forEntries: [id], db)[id] ?? [])
         read.photos = try photos(forEntries: [id], db)[id] ?? []
+        read.measures = try measureValues(forEntries: [id], db)[id] ?? [:]
         return read
     }
 

@@ -38,6 +38,17 @@ public protocol JournalStoring: Sendable {
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int
     /// Removes the tag from its entries and the journal; returns how many entries carried it.
     func deleteTag(id: Int64) throws(JournalError) -> Int
+    /// Every measure, in the person's order (see `JournalStore+Measures`).
+    func measures() throws(JournalError) -> [Measure]
+    /// How many entries carry a value for each measure, by measure id.
+    func measureUse() throws(JournalError) -> [Int64: Int]
+    func createMeasure(_ definition: MeasureDefinition) throws(JournalError) -> Measure
+    /// A new name, unit or range; the kind stays.
+    func updateMeasure(id: Int64, to definition: MeasureDefinition) throws(JournalError) -> Measure
+    func moveMeasure(id: Int64, to index: Int) throws(JournalError)
+    /// Removes the measure and its values; returns them all, for Undo.
+    func deleteMeasure(id: Int64) throws(JournalError) -> DeletedMeasure
+    func restoreMeasure(_ deleted: DeletedMeasure) throws(JournalError) -> Measure
     /// What was written on `today`'s date in earlier years, the most recent year first; see
     /// `JournalStore.memories`.
     func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory]

@@ -52,6 +52,15 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func renameTag(id: Int64, to name: String) throws(JournalError) { try real.renameTag(id: id, to: name) }
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int { try real.mergeTag(id: id, into: target) }
     func deleteTag(id: Int64) throws(JournalError) -> Int { try real.deleteTag(id: id) }
+    func measures() throws(JournalError) -> [Measure] { try real.measures() }
+    func measureUse() throws(JournalError) -> [Int64: Int] { try real.measureUse() }
+    func createMeasure(_ definition: MeasureDefinition) throws(JournalError) -> Measure { try real.createMeasure(definition) }
+    func updateMeasure(id: Int64, to definition: MeasureDefinition) throws(JournalError) -> Measure {
+        try real.updateMeasure(id: id, to: definition)
+    }
+    func moveMeasure(id: Int64, to index: Int) throws(JournalError) { try real.moveMeasure(id: id, to: index) }
+    func deleteMeasure(id: Int64) throws(JournalError) -> DeletedMeasure { try real.deleteMeasure(id: id) }
+    func restoreMeasure(_ deleted: DeletedMeasure) throws(JournalError) -> Measure { try real.restoreMeasure(deleted) }
     func read(ids: [Int64]) throws(JournalError) -> EntryBatch {
         lock.withLock { reads += 1 }
         return try real.read(ids: ids)

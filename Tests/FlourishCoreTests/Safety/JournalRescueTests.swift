@@ -31,6 +31,16 @@ final class JournalRescueTests: XCTestCase {
         let swim = try tagging.createTag(named: "Swimming")
         let work = try XCTUnwrap(try tagging.tags().first { $0.name == "work" })
         for entry in saved.prefix(3) + saved.suffix(3) { try tagging.setTags([swim.id, work.id], forEntry: entry.id) }
+        // Measures too, with values on the same entries.
+        let steps = try tagging.createMeasure(MeasureDefinition(name: "Steps", kind: .number))
+        let sleep = try tagging.createMeasure(MeasureDefinition(name: "Sleep", kind: .number, unit: "hours", range: 0...24))
+        try tagging.moveMeasure(id: sleep.id, to: 0)
+        for (index, entry) in (saved.prefix(3) + saved.suffix(3)).enumerated() {
+            let draft = EntryDraft(title: entry.title, body: entry.body, mood: entry.mood, tagIDs: [swim.id, work.id],
+                                   measures: [sleep.id: Double(index) + 0.5])
+            _ = try tagging.update(id: entry.id, with: try draft.validated().get(), updatedAt: entry.createdAt)
+        }
+        let valued = try tagging.entries(ids: saved.prefix(3).map(\.id) + saved.suffix(3).map(\.id))
         tagging.close()
         try DamagedJournals.zeroMiddleLeafPage(of: path)
         let before = try DamagedJournals.snapshot(of: folder.path)
@@ -47,9 +57,13 @@ final class JournalRescueTests: XCTestCase {
         let entries = try copy.entries(ids: try copy.entryIDs())
         XCTAssertEqual(entries.count, recovery.recovered)
         let original = Dictionary(uniqueKeysWithValues: saved.map { ($0.id, $0) })
+        let edited = Dictionary(uniqueKeysWithValues: valued.map { ($0.id, $0) })
         for entry in entries {
-            XCTAssertEqual(entry.withTags([]), original[entry.id], "id, identity, words, mood and dates as they were")
+            XCTAssertEqual(entry.withTags([]), edited[entry.id]?.withTags([]) ?? original[entry.id],
+                           "id, identity, words, mood, dates and values as they were")
         }
+        XCTAssertEqual(try copy.measures(), [sleep, steps], "the measures, in their order, with their identities")
+        XCTAssertEqual(entries.filter { !$0.measures.isEmpty }.count, 6)
         let tags = try copy.tags()
         XCTAssertEqual(tags.first { $0.name == "Swimming" }?.entryCount, 6, "the tags come with their entries")
         XCTAssertEqual(tags.first { $0.name == "work" }?.entryCount, 6)

@@ -58,9 +58,9 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft",
-                            "v9: photos"])
+                           ["v10: measures", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                            "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
+                            "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.name == "entry_by_created_at" })
             XCTAssertTrue(try db.indexes(on: "entry").contains { $0.isUnique && $0.columns == ["uuid"] })
@@ -120,9 +120,9 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v1: entry", "v2: entry uuid and updated_at", "v3: tags and search", "v4: faster search index",
-                            "v5: index of dates and moods", "v6: sync", "v7: sync stamps", "v8: kept draft",
-                            "v9: photos"])
+                           ["v10: measures", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                            "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
+                            "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         // FTS5's own check that the index matches the entries (it throws on a mismatch).
@@ -137,6 +137,7 @@ final class MigrationTests: XCTestCase {
     /// empty list of photos it adds to each kept draft and earlier version. What is left is the
     /// journal as it was.
     private func peelPhotos(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        peelMeasures(&tables, file: file, line: line)
         XCTAssertEqual(tables["grdb_migrations"]?.removeLast(), ["text:'v9: photos'"], file: file, line: line)
         for table in ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] {
             XCTAssertEqual(tables.removeValue(forKey: table), [], "v9's \(table) starts empty", file: file, line: line)
@@ -144,6 +145,22 @@ final class MigrationTests: XCTestCase {
         for table in ["kept_draft", "entry_version"] {
             guard let rows = tables[table] else { continue }
             XCTAssertEqual(rows.map { $0.last }, rows.map { _ in "text:''" }, "\(table) gains no photos", file: file, line: line)
+            tables[table] = rows.map { Array($0.dropLast()) }
+        }
+    }
+
+    /// Takes off what v10 adds to a journal: its migration's row, its two empty tables, and the
+    /// empty values it adds to each kept draft and earlier version.
+    private func peelMeasures(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        let row = ["text:'v10: measures'"]
+        XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v10 applied once", file: file, line: line)
+        tables["grdb_migrations"]?.removeAll { $0 == row }
+        for table in ["measure", "entry_measure"] {
+            XCTAssertEqual(tables.removeValue(forKey: table), [], "v10's \(table) starts empty", file: file, line: line)
+        }
+        for table in ["kept_draft", "entry_version"] {
+            guard let rows = tables[table] else { continue }
+            XCTAssertEqual(rows.map { $0.last }, rows.map { _ in "text:''" }, "\(table) gains no values", file: file, line: line)
             tables[table] = rows.map { Array($0.dropLast()) }
         }
     }
@@ -158,7 +175,8 @@ final class MigrationTests: XCTestCase {
             let stamps = try db.tableExists("sync_revival") ? ["sync_revival", "sync_tag_made"] : []
             let kept = try db.tableExists("kept_draft") ? ["kept_draft"] : []
             let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] : []
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos {
+            let measures = try db.tableExists("measure") ? ["measure", "entry_measure"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos + measures {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -415,6 +433,37 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(kept.edit?.draft.photos, [first.photos[1]])
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v9 journal changes by opening it")
+        var after = try everyTable(path)
+        peelMeasures(&after)
+        XCTAssertEqual(after, before, "no row of a v9 journal changes by opening it")
+    }
+
+    /// A v10 journal (the v9 one given three measures, a number with a unit and range, a scale
+    /// and a number with neither, in an order of their own; values on two entries, and on both
+    /// kept drafts): it opens with every row as it was, and every value comes back.
+    func testAV10JournalOpensWithItsMeasuresAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v10.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.first, ["text:'v10: measures'"])
+        XCTAssertEqual(before["entry_measure"]?.count, 3)
+        let store = try JournalStore(path: path)
+        let measures = try store.measures()
+        XCTAssertEqual(measures.map(\.definition), [
+            MeasureDefinition(name: "Steps", kind: .number),
+            MeasureDefinition(name: "Sleep 😴", kind: .number, unit: "hours", range: 0...24),
+            MeasureDefinition(name: "Énergie", kind: .scale),
+        ])
+        let (steps, sleep, energy) = (measures[0].id, measures[1].id, measures[2].id)
+        let entries = try store.entries(ids: try store.entryIDs())
+        XCTAssertEqual(entries.first { $0.title == "Written by v9, with photos 📷" }?.measures, [sleep: 6.75, energy: 4])
+        XCTAssertEqual(entries.first { $0.title == "The same dunes" }?.measures, [steps: 12_345])
+        XCTAssertEqual(entries.filter { !$0.measures.isEmpty }.count, 2)
+        let kept = store.keptDrafts()
+        XCTAssertEqual(kept.newEntry?.measures, [sleep: 9, energy: 2])
+        XCTAssertEqual(kept.newEntry?.photos?.map(\.fileName), ["scan.png"])
+        XCTAssertEqual(kept.edit?.draft.measures, [sleep: 5])
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v10 journal changes by opening it")
     }
 }
