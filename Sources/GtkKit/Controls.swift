@@ -153,6 +153,15 @@ public final class TextEntry: Widget {
     public func onActivate(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "activate", action)
     }
+
+    /// As Enter in the field.
+    public func activate() { flourish_emit(raw, "activate") }
+
+    /// How many characters wide it asks to be (a short number's field need not take a line).
+    public func setWidthChars(_ count: Int32) { gtk_editable_set_width_chars(OpaquePointer(raw), count) }
+
+    /// Offers a number keyboard where the desktop has one (an on-screen keyboard, say).
+    public func expectsNumber() { gtk_entry_set_input_purpose(typed(raw), GTK_INPUT_PURPOSE_NUMBER) }
 }
 
 /// GtkPasswordEntry: a passphrase or password, shown as dots, with the caps-lock warning and

@@ -64,6 +64,7 @@ final class EditEntryController {
         let draft = self.draft
         return draft.title != original.title || draft.body != original.body || draft.mood != original.mood || draft.date != nil
             || draft.tagIDs != model.currentTags(original.tagIDs) || (draft.photos ?? []) != original.photos
+            || (draft.measures ?? original.measures) != original.measures || !fields.measures.allRead
     }
 
     func save() {
@@ -71,8 +72,10 @@ final class EditEntryController {
         switch draft.validated() {
         case .failure(let invalid):
             fields.show(invalid.problems)
+            _ = fields.measuresRead()
         case .success(let entry):
             fields.show([])
+            guard fields.measuresRead() else { return }
             persist(entry, id: original.id)
         }
     }

@@ -13,6 +13,8 @@ final class EntryViewController {
     let dateLabel = Label()
     let locationLabel = Label()
     let tagsLabel = Label()
+    /// "Sleep: 7.5 hours · Energy: 3 of 5", when the entry gave any.
+    let measuresLabel = Label()
     let bodyLabel = Label()
     /// The entry's photos, as a strip of thumbnails.
     let photoStrip = Box(.horizontal, spacing: 8, groupNamed: tr("Photos"))
@@ -63,7 +65,8 @@ final class EntryViewController {
         tagsLabel.addClass("journal-tags")
         bodyLabel.addClass("journal-body")
         bodyLabel.addClass("entry-view-body")
-        for label in [titleLabel, moodLabel, dateLabel, tagsLabel, locationLabel, bodyLabel] {
+        measuresLabel.addClass("journal-meta")
+        for label in [titleLabel, moodLabel, dateLabel, tagsLabel, measuresLabel, locationLabel, bodyLabel] {
             label.alignStart()
             label.enableWrapping()
             content.append(label)
@@ -119,8 +122,8 @@ final class EntryViewController {
         }
     }
 
-    /// Shows `entry` (again, after an edit), with the names of its tags.
-    func show(_ entry: Entry, tags: [String]) {
+    /// Shows `entry` (again, after an edit), with the names of its tags and its measures' values.
+    func show(_ entry: Entry, tags: [String], measures: [String] = []) {
         if entry.id != self.entry?.id { showVersions([]) }
         self.entry = entry
         titleLabel.text = entry.title
@@ -135,6 +138,9 @@ final class EntryViewController {
         tagsLabel.isVisible = !tags.isEmpty
         tagsLabel.text = tags.joined(separator: " · ")
         tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))
+        measuresLabel.isVisible = !measures.isEmpty
+        measuresLabel.text = measures.joined(separator: " · ")
+        measuresLabel.setAccessibleLabel(String(format: tr("Measures: %@"), measures.joined(separator: ", ")))
         showPhotos(of: entry)
         locationLabel.isVisible = entry.location != nil
         if let location = entry.location {

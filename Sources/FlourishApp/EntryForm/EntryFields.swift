@@ -13,6 +13,8 @@ final class EntryFields {
     let datePicker = DatePicker()
     /// "Tags", under the mood: what the person did that day.
     let tags: TagChooser
+    /// The journal's measures, under the tags: each an optional number or scale.
+    let measures: MeasureFields
     /// The entry's photos: Add Photo…, its thumbnails, drops and pastes.
     let photos: PhotoAttachments
     /// An edit carries exactly the photos shown (none shown takes them all off); a new entry
@@ -29,6 +31,7 @@ final class EntryFields {
 
     init(model: JournalModel, alerts: Alerts, thumbnails: PhotoThumbnails) {
         tags = TagChooser(model: model)
+        measures = MeasureFields(model: model)
         photos = PhotoAttachments(model: model, alerts: alerts, thumbnails: thumbnails)
         let titleLabel = fieldLabel(tr("_Title"), for: titleField)
         titleField.placeholder = tr("What is today about?")
@@ -60,7 +63,7 @@ final class EntryFields {
             error.isVisible = false
         }
 
-        widgets = [titleLabel, titleField, moodRow, tags.view, bodyLabel, bodyScroller, textError, photos.view]
+        widgets = [titleLabel, titleField, moodRow, tags.view, measures.view, bodyLabel, bodyScroller, textError, photos.view]
 
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
@@ -85,8 +88,23 @@ final class EntryFields {
 
     /// What the fields hold now, with `location` attached.
     func draft(location: Location?) -> EntryDraft {
-        EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood, location: location, date: datePicker.date,
-                   tagIDs: tags.selected, photos: photos.photos.isEmpty && !carriesPhotosExactly ? nil : photos.photos)
+        // A number's field that does not read as one is said at Save (`measuresRead`); until
+        // then the draft carries the others (an edit's, when none reads, stay as they were).
+        let values = try? measures.values.get()
+        return EntryDraft(title: titleField.text, body: bodyField.text, mood: picker.mood, location: location, date: datePicker.date,
+                          tagIDs: tags.selected, photos: photos.photos.isEmpty && !carriesPhotosExactly ? nil : photos.photos,
+                          measures: values.flatMap { $0.isEmpty && !carriesPhotosExactly ? nil : $0 })
+    }
+
+    /// Whether every measure's field reads; if one does not, says so next to it and sends the
+    /// keyboard there (Save then saves nothing, and keeps every field as it is).
+    func measuresRead() -> Bool {
+        switch measures.values {
+        case .success: return true
+        case .failure(let problem):
+            measures.showProblem(problem)
+            return false
+        }
     }
 
     /// Shows `entry` for editing: its words, its mood, and its date as the date control's text.
@@ -96,6 +114,7 @@ final class EntryFields {
         picker.set(entry.mood)
         datePicker.reset(to: entry.createdAt)
         tags.set(entry.tagIDs)
+        measures.set(entry.measures)
         photos.set(entry.photos)
         show([])
     }
@@ -109,6 +128,7 @@ final class EntryFields {
         tags.set(draft.tagIDs)
         // An edit kept without photos keeps the entry's (filled before).
         if let kept = draft.photos { photos.set(kept) } else if !carriesPhotosExactly { photos.set([]) }
+        if let kept = draft.measures { measures.set(kept) } else if !carriesPhotosExactly { measures.set([:]) }
         show([])
     }
 
@@ -134,6 +154,7 @@ final class EntryFields {
         picker.reset()
         datePicker.reset(to: nil)
         tags.set([])
+        measures.set([:])
         photos.set([])
         show([])
     }
@@ -143,6 +164,7 @@ final class EntryFields {
         didSet {
             for widget in [titleField, bodyField, picker.button, datePicker.button] as [Widget] { widget.isSensitive = isSensitive }
             tags.isSensitive = isSensitive
+            measures.isSensitive = isSensitive
             photos.isSensitive = isSensitive
         }
     }

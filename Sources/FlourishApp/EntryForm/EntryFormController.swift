@@ -129,8 +129,10 @@ final class EntryFormController {
         switch draft.validated() {
         case .failure(let invalid):
             fields.show(invalid.problems)
+            _ = fields.measuresRead()
         case .success(let entry):
             fields.show([])
+            guard fields.measuresRead() else { return }
             persist(entry)
         }
     }

@@ -33,7 +33,7 @@ extension JournalController {
             if let id = entryView.entry?.id { delete(id) }
         }
         editor.onFinished = { [unowned self] updated in
-            if let updated { entryView.show(updated, tags: model.tagNames(updated.tagIDs)) }
+            if let updated { entryView.show(updated, tags: model.tagNames(updated.tagIDs), measures: model.measureWords(updated.measures)) }
             show(.entry)
             entryView.editButton.grabFocus()
         }
@@ -61,7 +61,7 @@ extension JournalController {
             switch result {
             case .success(let entry):
                 guard entryView.entry?.id == id else { return }
-                entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+                entryView.show(entry, tags: model.tagNames(entry.tagIDs), measures: model.measureWords(entry.measures))
                 showEarlierVersions(of: entry)
                 entryView.editButton.grabFocus()
             case .failure(let error):
@@ -83,7 +83,7 @@ extension JournalController {
     func open(_ entry: Entry) {
         openID = entry.id
         Trace.mark("entry opened")
-        entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+        entryView.show(entry, tags: model.tagNames(entry.tagIDs), measures: model.measureWords(entry.measures))
         showEarlierVersions(of: entry)
         show(.entry)
         entryView.editButton.grabFocus()
@@ -92,7 +92,7 @@ extension JournalController {
     /// An edit kept by the lock: the entry shown and its editor open, holding the kept fields.
     func resumeEditing(_ entry: Entry, with draft: EntryDraft) {
         openID = entry.id
-        entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+        entryView.show(entry, tags: model.tagNames(entry.tagIDs), measures: model.measureWords(entry.measures))
         editor.edit(entry)
         editor.fields.fill(from: draft)
         show(.edit)

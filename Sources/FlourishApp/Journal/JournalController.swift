@@ -224,7 +224,7 @@ final class JournalController: JournalModelDelegate {
         case .tagsChanged:
             rebindRows()
             if page == .entry, let open = entryView.entry, let entry = model.entry(id: open.id) {
-                entryView.show(entry, tags: model.tagNames(entry.tagIDs))
+                entryView.show(entry, tags: model.tagNames(entry.tagIDs), measures: model.measureWords(entry.measures))
             }
         case .updated(let id, _):
             // Only the rows showing this entry read it again.

@@ -32,7 +32,7 @@ final class JournalSearch {
     init(model: JournalModel) {
         self.model = model
         entry.setAccessibleLabel(tr("Search"))
-        entry.tooltip = tr("Words in titles and bodies (Ctrl+F)")
+        entry.tooltip = tr("Words in titles and bodies, or a measure such as “sleep < 6” (Ctrl+F)")
         // Every keystroke searches: answers come back in milliseconds, and stale ones are dropped.
         entry.delayMilliseconds = 0
         entry.expand(horizontally: true)
@@ -89,7 +89,10 @@ final class JournalSearch {
 
     /// What the bar asks for now.
     var query: JournalQuery {
-        var query = JournalQuery(text: entry.text)
+        // "sleep < 6" asks for a measure's values; the rest are words to find.
+        let (words, measures) = MeasureCondition.extract(from: entry.text, measures: model.measures)
+        var query = JournalQuery(text: words)
+        query.measures = measures
         query.moods = Set(zip(Mood.catalogue, moodChoices).filter { $0.1.isActive }.map(\.0))
         query.tagIDs = Set(tagChoices.filter { $0.check.isActive }.map(\.id))
         query.from = from.day

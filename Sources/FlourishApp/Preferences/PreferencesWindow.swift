@@ -20,6 +20,8 @@ final class PreferencesWindow {
     let changePassphraseButton = Button(mnemonic: tr("Change _Passphrase…"))
     let loginSwitch = Switch()
     let idleChoice = DropDown(accessibleName: tr("Lock when idle"))
+    /// Opens Preferences → Measures.
+    let measuresButton = Button(mnemonic: tr("_Measures…"))
     /// The idle limits offered, in minutes; nil: never.
     static let idleChoices: [Int?] = [1, 5, 15, 30, 60, nil]
     private let idleChanged: (Int?) -> Void
@@ -35,7 +37,8 @@ final class PreferencesWindow {
     private var isFilling = false
 
     init(application: Application, parent: Window, preferences: Preferences, reminders: ReminderService?, loginItem: LoginItem,
-         lock: LockActions? = nil, idleChanged: @escaping (Int?) -> Void = { _ in }) {
+         lock: LockActions? = nil, idleChanged: @escaping (Int?) -> Void = { _ in },
+         showMeasures: @escaping @MainActor () -> Void = {}) {
         self.preferences = preferences
         self.idleChanged = idleChanged
         self.lock = lock
@@ -71,6 +74,7 @@ final class PreferencesWindow {
         problem.addClass("error")
         problem.isVisible = false
         content.append(problem)
+        addMeasuresSection(to: content, showMeasures: showMeasures)
         if lock != nil { addLockSection(to: content) }
         TaskWindow.buttons([closeButton], in: content, of: window)
         closeButton.onClicked { [unowned self] in window.close() }
@@ -83,6 +87,25 @@ final class PreferencesWindow {
         }
         hourField.onValueChanged { [unowned self] in changed() }
         minuteField.onValueChanged { [unowned self] in changed() }
+    }
+
+    private func addMeasuresSection(to content: Box, showMeasures: @escaping @MainActor () -> Void) {
+        let heading = Label(tr("Measures"))
+        heading.addClass("heading")
+        heading.alignStart()
+        heading.setMargins(top: 12)
+        content.append(heading)
+        let hint = Label(tr("Track numbers of your own beside the mood, such as hours of sleep or energy from 1 to 5."))
+        hint.enableWrapping()
+        hint.alignStart()
+        hint.expand(horizontally: true)
+        hint.addClass("dim-label")
+        measuresButton.align(vertical: .center)
+        let row = Box(.horizontal, spacing: 12)
+        row.append(hint)
+        row.append(measuresButton)
+        content.append(row)
+        measuresButton.onClicked { showMeasures() }
     }
 
     private func addLockSection(to content: Box) {

@@ -23,6 +23,8 @@ final class MainWindow {
     private(set) var shortcutsWindow: BuilderWindow?
     /// The Tags window, once opened.
     private(set) var tagsWindow: TagsWindow?
+    /// Preferences → Measures, once opened.
+    private(set) var measuresWindow: MeasuresWindow?
     /// The Export and Import windows, once opened.
     private(set) var exportWindow: ExportWindow?
     private(set) var importer: ImportWindow?
@@ -269,10 +271,11 @@ final class MainWindow {
         exportWindow?.cancel()
         // Windows over these windows go first: GTK otherwise unhooks them from a parent already gone.
         preferencesWindow?.letGoOfLockWindow()
-        for window in [tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window, preferencesWindow?.window,
-                       recoveryKeyWindow?.window] {
+        for window in [measuresWindow?.window, tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window,
+                       preferencesWindow?.window, recoveryKeyWindow?.window] {
             window?.destroy()
         }
+        measuresWindow = nil
         tagsWindow = nil
         exportWindow = nil
         importer = nil
@@ -322,8 +325,18 @@ final class MainWindow {
     func showPreferences() {
         let made = preferencesWindow ?? PreferencesWindow(application: application, parent: window, preferences: preferences,
                                                           reminders: reminders, loginItem: loginItem, lock: lock,
-                                                          idleChanged: { [weak self] minutes in self?.idleWatch?.setLimit(minutes: minutes) })
+                                                          idleChanged: { [weak self] minutes in self?.idleWatch?.setLimit(minutes: minutes) },
+                                                          showMeasures: { [weak self] in self?.showMeasures() })
         preferencesWindow = made
+        made.present()
+    }
+
+    /// Preferences → Measures: made the first time, shown again after, over Preferences when
+    /// that is open.
+    func showMeasures() {
+        let parent = preferencesWindow.map { $0.window.isVisible ? $0.window : window } ?? window
+        let made = measuresWindow ?? MeasuresWindow(application: application, parent: parent, model: model)
+        measuresWindow = made
         made.present()
     }
 
@@ -432,6 +445,7 @@ final class MainWindow {
         form.titleField.grabFocus()
         // The forms' tag toggles: a few names, read after the first frame is on its way.
         model.loadTags()
+        model.loadMeasures()
         MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in
             Trace.once("journal check started")
             model.checkHealth()

@@ -8,6 +8,13 @@ extension JournalModel {
         measureObservers.append(observer)
     }
 
+    /// An entry's values as the entry page says them, in the measures' order: "Sleep: 7.5 hours".
+    public func measureWords(_ values: [Int64: Double]) -> [String] {
+        measures.compactMap { measure in
+            values[measure.id].map { String(format: tr("%@: %@"), measure.name, measure.spoken($0)) }
+        }
+    }
+
     /// The measure with this id, if the journal still has it.
     public func measure(_ id: Int64) -> Measure? { measures.first { $0.id == id } }
 

@@ -89,7 +89,7 @@ public struct MeasureDefinition: Sendable, Equatable {
             case .nameTooLong: String(format: tr("A measure's name has at most %@ characters."), "\(maximumNameLength)")
             case .nameTaken(let existing): String(format: tr("There is already a measure “%@”."), existing)
             case .unitTooLong: String(format: tr("A unit has at most %@ characters."), "\(maximumUnitLength)")
-            case .badRange: tr("The lowest value must be below the highest.")
+            case .badRange: tr("Give a lowest and a highest number, the lowest below the highest, or neither.")
             }
         }
     }

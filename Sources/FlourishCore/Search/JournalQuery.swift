@@ -14,6 +14,8 @@ public struct JournalQuery: Sendable, Equatable {
     public var from: Date?
     /// Until this moment, exclusive.
     public var to: Date?
+    /// Every one of these conditions on measures' values ("sleep < 6").
+    public var measures: [MeasureCondition] = []
 
     public init(text: String = "", moods: Set<Mood> = [], tagIDs: Set<Int64> = [], from: Date? = nil, to: Date? = nil) {
         self.text = text
@@ -23,7 +25,9 @@ public struct JournalQuery: Sendable, Equatable {
         self.to = to
     }
 
-    public var isEmpty: Bool { matchExpression == nil && moods.isEmpty && tagIDs.isEmpty && from == nil && to == nil }
+    public var isEmpty: Bool {
+        matchExpression == nil && moods.isEmpty && tagIDs.isEmpty && from == nil && to == nil && measures.isEmpty
+    }
 
     /// The text as an FTS5 query: each word a quoted prefix ("walk"*), all of them required.
     /// Quoting makes every character literal, so nothing typed can be FTS5 syntax; words are cut

@@ -8,7 +8,7 @@ extension JournalStore {
     /// is answered by the index alone.
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] {
         try cautiously(query) { match throws(JournalError) in
-            if let match, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
+            if let match, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil, query.measures.isEmpty {
                 return try reading { db in
                     try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
                 }
@@ -65,6 +65,11 @@ extension JournalStore {
                 (SELECT count(*) FROM entry_tag WHERE entry_tag.entry_id = entry.id
                  AND entry_tag.tag_id IN (\(query.tagIDs.map(String.init).sorted().joined(separator: ",")))) = \(query.tagIDs.count)
                 """)
+        }
+        for measure in query.measures {
+            // Through the index by measure and value: an entry without a value matches nothing.
+            conditions.append("id IN (SELECT entry_id FROM entry_measure WHERE measure_id = ? AND value \(measure.comparison.sql) ?)")
+            arguments += [measure.measureID, measure.value]
         }
         return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }

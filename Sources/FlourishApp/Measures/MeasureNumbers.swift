@@ -1,0 +1,26 @@
+import FlourishCore
+import Foundation
+
+/// Numbers as people type them into a measure's fields: with the locale's decimal mark or a
+/// point ("7,5" and "7.5" in French), spaces around them ignored. Empty is no number.
+enum MeasureNumbers {
+    enum Reading: Equatable {
+        case empty
+        case number(Double)
+        case notANumber
+    }
+
+    static func read(_ text: String, locale: Locale = .current) -> Reading {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return .empty }
+        let mark = locale.decimalSeparator ?? "."
+        let normal = mark == "." ? trimmed : trimmed.replacingOccurrences(of: mark, with: ".")
+        guard let value = Double(normal), value.isFinite else { return .notANumber }
+        return .number(value)
+    }
+
+    /// A number as a field shows it (the locale's mark, no needless ".0").
+    static func text(_ value: Double?) -> String {
+        value.map { MeasureValues.number($0) } ?? ""
+    }
+}
