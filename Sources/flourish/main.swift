@@ -207,12 +207,12 @@ if let importFrom {
                 print(String(format: tr("Daylio’s “%@” (%@ entries) becomes “%@”."), mood.name, "\(mood.count)", mood.proposed.title))
             }
             (entries, tags) = (export.entries(), [])
-        case .flourish(let read, let names):
+        case .flourish(let read, let names, _):
             (entries, tags) = (read, names)
         }
         if !file.remarks.isEmpty { print(file.remarks) }
         let summary = try store.importSummary(entries)
-        let receipt = try store.importEntries(entries, tags: tags)
+        let receipt = try store.importEntries(entries, tags: tags, measures: file.measures)
         print(String(format: tr("Imported %@ entries (%@ already in your journal) and %@ new tags."),
                      "\(receipt.entryIDs.count)", "\(summary.already)", "\(receipt.tagIDs.count)"))
         if receipt.photos > 0 { print(String(format: tr("%@ came with them."), PhotoCount.words(receipt.photos))) }

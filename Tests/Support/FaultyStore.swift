@@ -90,9 +90,9 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
         return try real.importSummary(entries)
     }
 
-    public func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt {
+    public func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure]) throws(JournalError) -> ImportReceipt {
         if take(&saveFailures) { throw error }
-        return try real.importEntries(entries, tags: tags)
+        return try real.importEntries(entries, tags: tags, measures: measures)
     }
 
     public func undoImport(_ receipt: ImportReceipt) throws(JournalError) {

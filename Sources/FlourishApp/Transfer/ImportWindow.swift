@@ -82,7 +82,7 @@ final class ImportWindow {
         case .daylio(let export)?:
             let titles = Mood.catalogue
             return export.entries(mapping: Dictionary(uniqueKeysWithValues: moodChoices.map { ($0.name, titles[$0.choice.selected ?? 2]) }))
-        case .flourish(let entries, _)?: return entries
+        case .flourish(let entries, _, _)?: return entries
         case nil: return []
         }
     }
@@ -135,8 +135,8 @@ final class ImportWindow {
     private func runImport() {
         guard let file else { return }
         importButton.isSensitive = false
-        let tags: [String] = if case .flourish(_, let names) = file { names } else { [] }
-        model.importEntries(entries, tags: tags) { [weak self] result in
+        let tags: [String] = if case .flourish(_, let names, _) = file { names } else { [] }
+        model.importEntries(entries, tags: tags, measures: file.measures) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let receipt):

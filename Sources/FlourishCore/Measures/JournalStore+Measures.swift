@@ -165,3 +165,42 @@ extension JournalStore {
         }
     }
 }
+
+extension JournalStore {
+    /// The journal's measures for what an import brings, by name's key: the file's own measures
+    /// (matched by uuid, then by name in any case, else made, after the journal's, in the file's
+    /// order, under the file's uuid when no measure has it), then any name the new entries give
+    /// a value for that neither has (made as a number). Returns them, and the ids of those made.
+    static func importedMeasures(_ measures: [ImportedMeasure], valuesIn entries: [ImportedEntry],
+                                 _ db: Database) throws -> (byKey: [String: Int64], made: [Int64]) {
+        var byKey: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, key FROM measure") { byKey[row["key"]] = row["id"] }
+        var made: [Int64] = []
+        func make(_ definition: MeasureDefinition, uuid: String?) throws -> Int64? {
+            guard case .success(let valid) = definition.validated() else { return nil }
+            let key = MeasureDefinition.key(valid.name)
+            if let id = byKey[key] { return id }
+            let free = try uuid.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM measure WHERE uuid = ?", arguments: [$0]) == nil } ?? false
+            let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM measure") ?? -1) + 1
+            try db.execute(sql: """
+                INSERT INTO measure (uuid, name, key, kind, unit, lowest, highest, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [free ? uuid : UUID().uuidString.lowercased(), valid.name, key, valid.kind.rawValue, valid.unit,
+                                 valid.range?.lowerBound, valid.range?.upperBound, position])
+            byKey[key] = db.lastInsertedRowID
+            made.append(db.lastInsertedRowID)
+            return db.lastInsertedRowID
+        }
+        for measure in measures {
+            // The same measure under another name here (renamed since the export): by identity.
+            if let uuid = measure.uuid, let id = try Int64.fetchOne(db, sql: "SELECT id FROM measure WHERE uuid = ?", arguments: [uuid]) {
+                byKey[MeasureDefinition.key(measure.definition.name)] = byKey[MeasureDefinition.key(measure.definition.name)] ?? id
+                continue
+            }
+            _ = try make(measure.definition, uuid: measure.uuid)
+        }
+        for name in Set(entries.flatMap(\.measures.keys)).sorted() where byKey[MeasureDefinition.key(name)] == nil {
+            _ = try make(MeasureDefinition(name: name, kind: .number), uuid: nil)
+        }
+        return (byKey, made)
+    }
+}

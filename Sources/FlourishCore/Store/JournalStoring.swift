@@ -61,8 +61,8 @@ public protocol JournalStoring: Sendable {
                 progress: (Int, Int) -> Bool) throws(ExportFailure) -> ExportResult
     /// What importing `entries` would add and find already there.
     func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary
-    /// Adds the entries not there yet, with their tags, in one transaction.
-    func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt
+    /// Adds the entries not there yet, with their tags and measures' values, in one transaction.
+    func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure]) throws(JournalError) -> ImportReceipt
     /// Takes an import back, in one transaction.
     func undoImport(_ receipt: ImportReceipt) throws(JournalError)
 

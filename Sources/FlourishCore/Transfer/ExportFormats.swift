@@ -48,6 +48,8 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
     public var location: Location?
     /// The photos it carries, in order; absent when it has none.
     public var photos: [Photo]?
+    /// Its values, by measure name (as listed at the top); absent when it gave none.
+    public var measures: [String: Double]?
 
     public struct Location: Codable, Equatable, Sendable {
         public var latitude: Double
@@ -70,13 +72,13 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case uuid, title, body, mood, tags, location, photos
+        case uuid, title, body, mood, tags, location, photos, measures
         case moodTitle = "mood_title"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    public init(_ entry: Entry, tags: [String], photos: [Photo] = []) {
+    public init(_ entry: Entry, tags: [String], photos: [Photo] = [], measures: [String: Double] = [:]) {
         uuid = entry.uuid
         title = entry.title
         body = entry.body
@@ -87,6 +89,7 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
         self.tags = tags
         location = entry.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) }
         self.photos = photos.isEmpty ? nil : photos
+        self.measures = measures.isEmpty ? nil : measures
     }
 }
 
@@ -103,10 +106,12 @@ public struct ExportDocument: Codable, Sendable {
     public var photosNote: String?
     /// Every tag of the journal, with or without entries.
     public var tags: [String]
+    /// Every measure of the journal, in its order; absent when it has none.
+    public var measures: [ExportedMeasure]?
     public var entries: [ExportedEntry]
 
     enum CodingKeys: String, CodingKey {
-        case format, version, tags, entries
+        case format, version, tags, measures, entries
         case exportedAt = "exported_at"
         case photosNote = "photos_note"
     }

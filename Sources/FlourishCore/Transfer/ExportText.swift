@@ -6,14 +6,17 @@ struct ExportText {
     let format: ExportFormat
     let calendar: Calendar
     let tagNames: [String]
+    /// The journal's measures, in its order: listed at the top (JSON), a column each (CSV).
+    let measures: [Measure]
     let exportedAt: Date
     /// "Saturday 21 November 2026", made once (a formatter a day cost seconds over decades).
     private let dayFormatter: DateFormatter
 
-    init(format: ExportFormat, calendar: Calendar, tagNames: [String], exportedAt: Date) {
+    init(format: ExportFormat, calendar: Calendar, tagNames: [String], measures: [Measure] = [], exportedAt: Date) {
         self.format = format
         self.calendar = calendar
         self.tagNames = tagNames
+        self.measures = measures
         self.exportedAt = exportedAt
         dayFormatter = DateFormatter()
         dayFormatter.calendar = calendar
@@ -37,10 +40,14 @@ struct ExportText {
         case .json, .zip:
             let tags = (try? String(decoding: Self.encoder.encode(tagNames), as: UTF8.self)) ?? "[]"
             let note = photosNote.flatMap { try? String(decoding: Self.encoder.encode($0), as: UTF8.self) }.map { "  \"photos_note\": \($0),\n" } ?? ""
+            // Only a journal with measures lists them: an export without is as it always was.
+            let listed = measures.isEmpty ? "" : (try? String(decoding: Self.encoder.encode(measures.map(ExportedMeasure.init)), as: UTF8.self))
+                .map { "  \"measures\": \($0),\n" } ?? ""
             return "{\n  \"format\": \"\(ExportDocument.formatName)\",\n  \"version\": \(ExportDocument.currentVersion),\n"
-                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n" + note + "  \"tags\": \(tags),\n  \"entries\": [\n"
+                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n" + note + "  \"tags\": \(tags),\n" + listed + "  \"entries\": [\n"
         case .csv:
-            return CSV.record(Self.csvHeader)
+            // A column a measure, named by it, after the others.
+            return CSV.record(Self.csvHeader + measures.map(\.name))
         case .markdown, .markdownByYear:
             return "# \(title)\n"
         }
@@ -74,14 +81,18 @@ struct ExportText {
         let time = String(format: "%02d:%02d", local.hour ?? 0, local.minute ?? 0)
         switch format {
         case .json, .zip:
-            let text = String(decoding: try Self.encoder.encode(ExportedEntry(entry, tags: tags, photos: photos.map { ExportedEntry.Photo(file: $0.path, name: $0.name) })), as: UTF8.self)
+            var values: [String: Double] = [:]
+            for measure in measures { if let value = entry.measures[measure.id] { values[measure.name] = value } }
+            let exported = ExportedEntry(entry, tags: tags, photos: photos.map { ExportedEntry.Photo(file: $0.path, name: $0.name) },
+                                         measures: values)
+            let text = String(decoding: try Self.encoder.encode(exported), as: UTF8.self)
             return (first ? "    " : ",\n    ") + text
         case .csv:
             return CSV.record([
                 String(format: "%04d-%02d-%02d", day.year, day.month, day.day), time, Self.weekdays[((local.weekday ?? 1) - 1) % 7],
                 "\(entry.mood.rawValue)", entry.mood.englishTitle, tags.joined(separator: " | "), entry.title, entry.body,
                 entry.location.map { "\($0.latitude)" } ?? "", entry.location.map { "\($0.longitude)" } ?? "",
-            ])
+            ] + measures.map { measure in entry.measures[measure.id].map(Measure.plain) ?? "" })
         case .markdown, .markdownByYear:
             var text = ""
             if day != previousDay, let date = day.start(in: calendar) {
@@ -89,6 +100,8 @@ struct ExportText {
             }
             text += "\n### \(time) · \(entry.mood.englishTitle)" + (tags.isEmpty ? "" : " · " + tags.joined(separator: ", ")) + "\n"
             if !entry.title.isEmpty { text += "\n**\(entry.title)**\n" }
+            let values = measures.compactMap { measure in entry.measures[measure.id].map { "\(measure.name): \(measure.written($0))" } }
+            if !values.isEmpty { text += "\n" + values.joined(separator: " · ") + "\n" }
             if !entry.body.isEmpty { text += "\n\(entry.body)\n" }
             // One paragraph of images: shown side by side where there is room.
             if !photos.isEmpty {

@@ -21,6 +21,8 @@ public struct ImportedEntry: Sendable, Equatable {
     /// a picture), each as the file names it: left behind, and said, once however many entries
     /// name it.
     public var leftBehind: [String] = []
+    /// Its values, by measure name (the file's own measures, or one made by that name).
+    public var measures: [String: Double] = [:]
 }
 
 /// Why a file cannot be imported, and where: nothing of it is imported.
@@ -44,7 +46,8 @@ public struct ImportProblem: Error, Equatable, Sendable {
 /// anything is imported, or a Flourish JSON or ZIP export, imported as it is.
 public enum ImportFile: Sendable {
     case daylio(DaylioExport)
-    case flourish(entries: [ImportedEntry], tags: [String])
+    /// The entries, the file's list of tags, and its measures (in their order).
+    case flourish(entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure])
 
     /// Reads the file at `path`: a ZIP file is a Daylio backup (with `backup.daylio`) or a
     /// Flourish ZIP export (with `journal.json`), whose photos are read only when imported;
@@ -74,8 +77,8 @@ public enum ImportFile: Sendable {
             throw ImportProblem(line: nil, reason: tr("The file is not UTF-8 text, so it is neither a Daylio nor a Flourish export."))
         }
         if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" {
-            let (entries, tags) = try FlourishJSON.entries(in: text, data: data)
-            return .flourish(entries: entries, tags: tags)
+            let (entries, tags, measures) = try FlourishJSON.entries(in: text, data: data)
+            return .flourish(entries: entries, tags: tags, measures: measures)
         }
         return .daylio(try DaylioExport(text: text, calendar: calendar))
     }
@@ -96,8 +99,16 @@ public enum ImportFile: Sendable {
         } catch {
             throw ImportProblem(line: nil, reason: tr("Its journal.json cannot be unpacked: the file is damaged."))
         }
-        let (entries, tags) = try FlourishJSON.entries(in: String(decoding: data, as: UTF8.self), data: data, archive: archive)
-        return .flourish(entries: entries, tags: tags)
+        let (entries, tags, measures) = try FlourishJSON.entries(in: String(decoding: data, as: UTF8.self), data: data, archive: archive)
+        return .flourish(entries: entries, tags: tags, measures: measures)
+    }
+
+    /// The measures the file brings, in its order (its entries' values name them).
+    public var measures: [ImportedMeasure] {
+        switch self {
+        case .daylio(let export): export.measures
+        case .flourish(_, _, let measures): measures
+        }
     }
 
     /// What an import's preview says of the file beyond its counts (see `DaylioExport.remarks`;
@@ -105,7 +116,7 @@ public enum ImportFile: Sendable {
     public var remarks: String {
         switch self {
         case .daylio(let export): export.remarks
-        case .flourish(let entries, _): Self.photosLeftBehind(Set(entries.flatMap(\.leftBehind)).count)
+        case .flourish(let entries, _, _): Self.photosLeftBehind(Set(entries.flatMap(\.leftBehind)).count)
         }
     }
 
@@ -128,7 +139,8 @@ public enum ImportFile: Sendable {
 /// Reads Flourish's own JSON export (`ExportDocument`), alone or in its ZIP export (`archive`,
 /// which holds the photos the entries name).
 enum FlourishJSON {
-    static func entries(in text: String, data: Data, archive: ImportArchive? = nil) throws(ImportProblem) -> ([ImportedEntry], [String]) {
+    static func entries(in text: String, data: Data, archive: ImportArchive? = nil) throws(ImportProblem)
+        -> ([ImportedEntry], [String], [ImportedMeasure]) {
         let document: ExportDocument
         do {
             document = try JSONDecoder().decode(ExportDocument.self, from: data)
@@ -141,6 +153,14 @@ enum FlourishJSON {
         guard document.version <= ExportDocument.currentVersion else {
             throw ImportProblem(line: line(of: "\"version\"", in: text),
                                 reason: String(format: tr("it was written by a newer Flourish (format version %@); update Flourish to import it."), "\(document.version)"))
+        }
+        var measures: [ImportedMeasure] = []
+        for exported in document.measures ?? [] {
+            guard let measure = exported.imported else {
+                throw ImportProblem(line: line(of: "\"\(exported.kind)\"", in: text),
+                                    reason: String(format: tr("the measure “%@” is of a kind Flourish does not know (“%@”)."), exported.name, exported.kind))
+            }
+            measures.append(measure)
         }
         var entries: [ImportedEntry] = []
         entries.reserveCapacity(document.entries.count)
@@ -180,6 +200,7 @@ enum FlourishJSON {
             }
             var entry = ImportedEntry(uuid: exported.uuid, title: exported.title.withoutNUL, body: exported.body.withoutNUL, mood: mood,
                                       createdAt: created, updatedAt: updated, tags: exported.tags, location: location)
+            entry.measures = exported.measures ?? [:]
             for photo in exported.photos ?? [] {
                 if let archive, holdsPicture(photo.file) {
                     entry.photos.append(ImportedPhoto(fileName: photo.name, member: photo.file, archive: archive))
@@ -189,7 +210,7 @@ enum FlourishJSON {
             }
             entries.append(entry)
         }
-        return (entries, document.tags)
+        return (entries, document.tags, measures)
     }
 
     /// The first line holding `needle` (with or without the space JSON may put after a colon).

@@ -38,9 +38,10 @@ extension JournalModel {
     }
 
     /// Imports in one transaction, then reads the journal again.
-    public func importEntries(_ entries: [ImportedEntry], tags: [String], completion: @escaping @MainActor (Result<ImportReceipt, JournalError>) -> Void) {
-        onQueue({ store throws(JournalError) in try store.importEntries(entries, tags: tags) },
-                changed: { !$0.entryIDs.isEmpty || !$0.tagIDs.isEmpty }, completion: completion)
+    public func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure] = [],
+                              completion: @escaping @MainActor (Result<ImportReceipt, JournalError>) -> Void) {
+        onQueue({ store throws(JournalError) in try store.importEntries(entries, tags: tags, measures: measures) },
+                changed: { !$0.entryIDs.isEmpty || !$0.tagIDs.isEmpty || !$0.measureIDs.isEmpty }, completion: completion)
     }
 
     /// Takes an import back, then reads the journal again.

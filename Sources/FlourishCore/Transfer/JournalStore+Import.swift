@@ -33,6 +33,8 @@ public struct ImportReceipt: Sendable, Equatable {
     /// Distinct photos the entries added carry (kept once each, and let go at a later start
     /// once an undo leaves no entry carrying them).
     public let photos: Int
+    /// Measures the import made (those it found are left alone by an undo).
+    public var measureIDs: [Int64] = []
 }
 
 extension JournalStore {
@@ -52,7 +54,8 @@ extension JournalStore {
     /// durably (sealed) before the transaction that names them, as a form saves its photos
     /// before its entry: a failure leaves at most photos no entry names, let go at a later start.
     /// A picture two entries share, or that the journal has already, is kept once.
-    public func importEntries(_ entries: [ImportedEntry], tags extraTags: [String] = []) throws(JournalError) -> ImportReceipt {
+    public func importEntries(_ entries: [ImportedEntry], tags extraTags: [String] = [],
+                              measures: [ImportedMeasure] = []) throws(JournalError) -> ImportReceipt {
         let kept = entries.contains { !$0.photos.isEmpty } ? try keepPhotos(of: try reading { db in try Self.plan(entries, db).adding }) : [:]
         return try writing { db in
             var plan = try Self.plan(entries, db, extraTags: extraTags)
@@ -74,6 +77,7 @@ extension JournalStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let tag = try db.cachedStatement(sql: "INSERT INTO entry_tag (entry_id, tag_id) VALUES (?, ?)")
+            let (measureIDs, madeMeasures) = try Self.importedMeasures(measures, valuesIn: plan.adding, db)
             for entry in plan.adding {
                 try insert.execute(arguments: [entry.title, entry.body, entry.mood.rawValue, entry.createdAt.stored,
                                                entry.location?.latitude, entry.location?.longitude, entry.location?.accuracy,
@@ -87,8 +91,15 @@ extension JournalStore {
                     kept[photo.source].map { EntryPhoto(id: $0.id, fileName: Self.shownName(photo.fileName, format: $0.format)) }
                 }
                 if !photos.isEmpty { try Self.setPhotos(photos, forEntry: id, db) }
+                if !entry.measures.isEmpty {
+                    var values: [Int64: Double] = [:]
+                    for (name, value) in entry.measures { if let measure = measureIDs[MeasureDefinition.key(name)] { values[measure] = value } }
+                    try Self.setMeasures(values, forEntry: id, db)
+                }
             }
-            return ImportReceipt(entryIDs: ids, tagIDs: made.sorted(), photos: Set(plan.adding.flatMap { $0.photos.map(\.source) }).count)
+            var receipt = ImportReceipt(entryIDs: ids, tagIDs: made.sorted(), photos: Set(plan.adding.flatMap { $0.photos.map(\.source) }).count)
+            receipt.measureIDs = madeMeasures
+            return receipt
         }
     }
 
@@ -114,6 +125,10 @@ extension JournalStore {
             }
             for tag in receipt.tagIDs {
                 try db.execute(sql: "DELETE FROM tag WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entry_tag WHERE tag_id = ?)", arguments: [tag, tag])
+            }
+            for measure in receipt.measureIDs {
+                try db.execute(sql: "DELETE FROM measure WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entry_measure WHERE measure_id = ?)",
+                               arguments: [measure, measure])
             }
         }
     }

@@ -34,8 +34,8 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
         try real.export(format, to: path, calendar: calendar, now: now, progress: progress)
     }
     func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary { try real.importSummary(entries) }
-    func importEntries(_ entries: [ImportedEntry], tags: [String]) throws(JournalError) -> ImportReceipt {
-        try real.importEntries(entries, tags: tags)
+    func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure]) throws(JournalError) -> ImportReceipt {
+        try real.importEntries(entries, tags: tags, measures: measures)
     }
     func undoImport(_ receipt: ImportReceipt) throws(JournalError) { try real.undoImport(receipt) }
     func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion] { try real.earlierVersions(of: uuid) }

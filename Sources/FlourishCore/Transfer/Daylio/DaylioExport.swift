@@ -23,6 +23,8 @@ public struct DaylioExport: Sendable {
         /// The photos it carries (a backup's), in order, and those left behind (see `ImportedEntry`).
         public var photos: [ImportedPhoto] = []
         public var leftBehind: [String] = []
+        /// Its values for Daylio's scales, by scale name.
+        public var measures: [String: Double] = [:]
     }
 
     /// A mood named in the file: how many entries carry it, and the Flourish mood proposed for it.
@@ -45,6 +47,8 @@ public struct DaylioExport: Sendable {
     /// Each mood named, in the order first met.
     public let moods: [MoodName]
     public let source: Source
+    /// Daylio's scales ("Energy", "Stress"), brought as measures: a backup's (see `DaylioScales`).
+    public var measures: [ImportedMeasure] = []
 
     /// Reads a Daylio CSV export.
     public init(text: String, calendar: Calendar = .current) throws(ImportProblem) {
@@ -108,7 +112,7 @@ public struct DaylioExport: Sendable {
             ImportedEntry(uuid: record.uuid, title: record.title.oneLine, body: record.note,
                           mood: mapping[record.mood] ?? proposed[record.mood] ?? .okay,
                           createdAt: record.time, updatedAt: nil, tags: record.activities, location: nil, aliases: record.aliases,
-                          photos: record.photos, leftBehind: record.leftBehind)
+                          photos: record.photos, leftBehind: record.leftBehind, measures: record.measures)
         }
     }
 
