@@ -112,3 +112,38 @@ final class MeasureTransferTests: XCTestCase {
         }
     }
 }
+
+/// Daylio's scales, from the CSV export's `scales` column, come in as measures with their values.
+final class DaylioScalesTests: XCTestCase {
+    let folder = TemporaryFolder()
+
+    func testTheCSVsScalesColumnBringsMeasuresAndValues() throws {
+        let path = folder.file("daylio.csv")
+        try """
+            full_date,date,weekday,time,mood,activities,scales,note_title,note
+            2025-07-27,July 27,Sunday,13:48,Rad,work | walk,Sleep: 4 | Energy: 3,Mood note,Private note text
+            2025-07-26,July 26,Saturday,18:20,MEH ,run,sleep: 7.5,,
+            2025-07-25,July 25,Friday,08:00,good,,,Quiet,
+            2025-07-24,July 24,Thursday,09:00,good,,Stress: high | Pain:2,Odd,
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let file = try ImportFile.read(path: path, calendar: DaylioFixtureTests.utc)
+        guard case .daylio(let export) = file else { return XCTFail("a Daylio CSV") }
+        XCTAssertEqual(file.measures.map(\.definition.name), ["Sleep", "Energy", "Pain"], "in the order met, one per name in any case")
+        let journal = try JournalStore(path: folder.file("j.sqlite"))
+        let receipt = try journal.importEntries(export.entries(), tags: [], measures: file.measures)
+        XCTAssertEqual(receipt.entryIDs.count, 4)
+        let measures = Dictionary(uniqueKeysWithValues: try journal.measures().map { ($0.name, $0.id) })
+        let entries = Dictionary(uniqueKeysWithValues: try journal.entries(ids: try journal.entryIDs()).map { ($0.title, $0) })
+        XCTAssertEqual(entries["Mood note"]?.measures, [measures["Sleep"]!: 4, measures["Energy"]!: 3])
+        XCTAssertEqual(entries[""]?.measures, [measures["Sleep"]!: 7.5])
+        XCTAssertEqual(entries["Quiet"]?.measures, [:])
+        XCTAssertEqual(entries["Odd"]?.measures, [measures["Pain"]!: 2], "a value that is not a number is left out")
+    }
+
+    func testTheScalesFixtureStillImportsItsEntriesAndNowItsSleep() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/Daylio/en-scales.csv")
+        let file = try ImportFile.read(path: fixture.standardized.path, calendar: DaylioFixtureTests.utc)
+        guard case .daylio(let export) = file else { return XCTFail() }
+        XCTAssertEqual(export.entries().first { $0.title == "Mood note" }?.measures, ["Sleep": 4])
+    }
+}

@@ -66,12 +66,20 @@ enum DaylioCSV {
             let canonical = DaylioIdentity.canonical(moment, mood: mood, activities: activities, title: title, note: DaylioNote.html(rawNote))
             // A CRLF file's line breaks inside a note are the file's, not the person's: the body
             // has plain ones (the identity keeps the note as the first importer read it).
-            records.append(DaylioExport.Record(line: row.line, time: ExportedTime(date), mood: mood, activities: activities, title: title,
-                                               note: note.replacingOccurrences(of: "\r\n", with: "\n"), uuid: uuid,
-                                               aliases: canonical == uuid ? [] : [canonical]))
+            var record = DaylioExport.Record(line: row.line, time: ExportedTime(date), mood: mood, activities: activities, title: title,
+                                             note: note.replacingOccurrences(of: "\r\n", with: "\n"), uuid: uuid,
+                                             aliases: canonical == uuid ? [] : [canonical])
+            // The scales' values: measures (the entry's identity stays without them, as before).
+            for (name, value) in DaylioScales.values(field("scales")) where record.measures[name] == nil {
+                record.measures[name] = value
+                record.measureOrder.append(name)
+            }
+            records.append(record)
         }
-        return DaylioExport(records: records, moods: DaylioExport.moods(of: records, proposal: DaylioMoods.proposal(for:)),
-                            source: .csv(headerMissing: layout.headerMissing))
+        var export = DaylioExport(records: records, moods: DaylioExport.moods(of: records, proposal: DaylioMoods.proposal(for:)),
+                                  source: .csv(headerMissing: layout.headerMissing))
+        export.measures = DaylioScales.measures(of: records)
+        return export
     }
 
     /// A comma, unless the first line has none and is cut by semicolons or tabs instead (a

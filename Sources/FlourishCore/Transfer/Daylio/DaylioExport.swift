@@ -23,8 +23,9 @@ public struct DaylioExport: Sendable {
         /// The photos it carries (a backup's), in order, and those left behind (see `ImportedEntry`).
         public var photos: [ImportedPhoto] = []
         public var leftBehind: [String] = []
-        /// Its values for Daylio's scales, by scale name.
+        /// Its values for Daylio's scales, by scale name, and the names in the order written.
         public var measures: [String: Double] = [:]
+        var measureOrder: [String] = []
     }
 
     /// A mood named in the file: how many entries carry it, and the Flourish mood proposed for it.
