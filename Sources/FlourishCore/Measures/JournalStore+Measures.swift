@@ -63,7 +63,10 @@ extension JournalStore {
         let definition = try Self.valid(definition)
         return try writing { db in
             try Self.refuseTaken(definition.name, except: id, db)
-            try db.execute(sql: "UPDATE measure SET name = ?, key = ?, unit = ?, lowest = ?, highest = ? WHERE id = ? AND kind = ?",
+            try db.execute(sql: """
+                UPDATE measure SET name = ?, key = ?, unit = ?, lowest = ?, highest = ?, changed_at = \(Self.measureStamp)
+                WHERE id = ? AND kind = ?
+                """,
                            arguments: [definition.name, MeasureDefinition.key(definition.name), definition.unit,
                                        definition.range?.lowerBound, definition.range?.upperBound, id, definition.kind.rawValue])
             guard db.changesCount > 0,
@@ -84,9 +87,13 @@ extension JournalStore {
         }
     }
 
+    /// When a definition changed, as sync compares them (the later change wins).
+    static let measureStamp = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+
     private static func setOrder(_ order: [Int64], _ db: Database) throws {
         for (position, id) in order.enumerated() {
-            try db.execute(sql: "UPDATE measure SET position = ? WHERE id = ? AND position != ?", arguments: [position, id, position])
+            try db.execute(sql: "UPDATE measure SET position = ?, changed_at = \(measureStamp) WHERE id = ? AND position != ?",
+                           arguments: [position, id, position])
         }
     }
 

@@ -127,8 +127,14 @@ enum JournalSchema {
     /// - `entry_measure`: each entry's values, one per measure at most; an entry without a value
     ///   for a measure has no row (not a zero). Indexed by measure and value, for "sleep < 6".
     /// - A kept draft and an earlier version gain their values (as `MeasureValues.text`).
+    /// - What sync needs of measures: when each definition last changed (`changed_at`, the
+    ///   later change wins between machines), a change logged by triggers while sync is on
+    ///   (named by uuid), and `sync_measure_gone`: measures deleted, with when, so that a
+    ///   deletion travels and a machine that had not heard of it does not bring it back.
     /// Nothing in the tables before it changes.
     private static func addMeasures(_ db: Database) throws {
+        let on = "EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal') AND NOT EXISTS (SELECT 1 FROM sync_state WHERE key = 'applying')"
+        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
         try db.execute(sql: """
             CREATE TABLE measure (
               id       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -139,7 +145,8 @@ enum JournalSchema {
               unit     TEXT NOT NULL DEFAULT '',
               lowest   REAL,
               highest  REAL,
-              position INTEGER NOT NULL
+              position INTEGER NOT NULL,
+              changed_at TEXT NOT NULL DEFAULT (\(now))
             );
             CREATE TABLE entry_measure (
               entry_id   INTEGER NOT NULL REFERENCES entry(id) ON DELETE CASCADE,
@@ -150,6 +157,18 @@ enum JournalSchema {
             CREATE INDEX entry_measure_by_value ON entry_measure (measure_id, value);
             ALTER TABLE kept_draft ADD COLUMN measures TEXT NOT NULL DEFAULT '';
             ALTER TABLE entry_version ADD COLUMN measures TEXT NOT NULL DEFAULT '';
+            CREATE TABLE sync_measure_gone (uuid TEXT PRIMARY KEY NOT NULL, gone_at TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TRIGGER sync_measure_made AFTER INSERT ON measure WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('measure', new.uuid);
+              DELETE FROM sync_measure_gone WHERE uuid = new.uuid;
+            END;
+            CREATE TRIGGER sync_measure_changed AFTER UPDATE ON measure WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('measure', new.uuid);
+            END;
+            CREATE TRIGGER sync_measure_deleted AFTER DELETE ON measure WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('measure', old.uuid);
+              INSERT OR REPLACE INTO sync_measure_gone (uuid, gone_at) VALUES (old.uuid, \(now));
+            END;
             """)
     }
 

@@ -124,20 +124,25 @@ final class DaylioScalesTests: XCTestCase {
             2025-07-27,July 27,Sunday,13:48,Rad,work | walk,Sleep: 4 | Energy: 3,Mood note,Private note text
             2025-07-26,July 26,Saturday,18:20,MEH ,run,sleep: 7.5,,
             2025-07-25,July 25,Friday,08:00,good,,,Quiet,
-            2025-07-24,July 24,Thursday,09:00,good,,Stress: high | Pain:2,Odd,
+            2025-07-24,July 24,Thursday,09:00,good,,Stress: high | Pain: 2,Odd,
+            2025-07-23,July 23,Wednesday,07:00,good,,"Sleep Quality:\u{00A0}8/10 points | Sleep Time:\u{00A0}7:30 | Awake mid-sleep:\u{00A0}1:00",Daylio's own,
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let file = try ImportFile.read(path: path, calendar: DaylioFixtureTests.utc)
         guard case .daylio(let export) = file else { return XCTFail("a Daylio CSV") }
-        XCTAssertEqual(file.measures.map(\.definition.name), ["Sleep", "Energy", "Pain"], "in the order met, one per name in any case")
+        XCTAssertEqual(file.measures.map(\.definition.name), ["Sleep", "Energy", "Pain", "Sleep Quality", "Sleep Time", "Awake mid-sleep"],
+                       "in the order met, one per name in any case")
+        XCTAssertEqual(file.measures.map(\.definition.unit), ["", "", "", "", "hours", "hours"], "a time is in hours")
         let journal = try JournalStore(path: folder.file("j.sqlite"))
         let receipt = try journal.importEntries(export.entries(), tags: [], measures: file.measures)
-        XCTAssertEqual(receipt.entryIDs.count, 4)
+        XCTAssertEqual(receipt.entryIDs.count, 5)
         let measures = Dictionary(uniqueKeysWithValues: try journal.measures().map { ($0.name, $0.id) })
         let entries = Dictionary(uniqueKeysWithValues: try journal.entries(ids: try journal.entryIDs()).map { ($0.title, $0) })
         XCTAssertEqual(entries["Mood note"]?.measures, [measures["Sleep"]!: 4, measures["Energy"]!: 3])
         XCTAssertEqual(entries[""]?.measures, [measures["Sleep"]!: 7.5])
         XCTAssertEqual(entries["Quiet"]?.measures, [:])
-        XCTAssertEqual(entries["Odd"]?.measures, [measures["Pain"]!: 2], "a value that is not a number is left out")
+        XCTAssertEqual(entries["Odd"]?.measures, [measures["Pain"]!: 2], "a category's label is no number: left out")
+        XCTAssertEqual(entries["Daylio's own"]?.measures, [measures["Sleep Quality"]!: 8, measures["Sleep Time"]!: 7.5, measures["Awake mid-sleep"]!: 1],
+                       "“8/10 points” is 8; “7:30” is 7.5 hours")
     }
 
     func testTheScalesFixtureStillImportsItsEntriesAndNowItsSleep() throws {

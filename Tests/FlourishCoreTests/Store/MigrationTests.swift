@@ -155,7 +155,7 @@ final class MigrationTests: XCTestCase {
         let row = ["text:'v10: measures'"]
         XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v10 applied once", file: file, line: line)
         tables["grdb_migrations"]?.removeAll { $0 == row }
-        for table in ["measure", "entry_measure"] {
+        for table in ["measure", "entry_measure", "sync_measure_gone"] {
             XCTAssertEqual(tables.removeValue(forKey: table), [], "v10's \(table) starts empty", file: file, line: line)
         }
         for table in ["kept_draft", "entry_version"] {
@@ -175,7 +175,7 @@ final class MigrationTests: XCTestCase {
             let stamps = try db.tableExists("sync_revival") ? ["sync_revival", "sync_tag_made"] : []
             let kept = try db.tableExists("kept_draft") ? ["kept_draft"] : []
             let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] : []
-            let measures = try db.tableExists("measure") ? ["measure", "entry_measure"] : []
+            let measures = try db.tableExists("measure") ? ["measure", "entry_measure", "sync_measure_gone"] : []
             for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos + measures {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
@@ -446,6 +446,7 @@ final class MigrationTests: XCTestCase {
         let before = try everyTable(path)
         XCTAssertEqual(before["grdb_migrations"]?.first, ["text:'v10: measures'"])
         XCTAssertEqual(before["entry_measure"]?.count, 3)
+        XCTAssertEqual(before["sync_change"]?.filter { $0[1] == "text:'measure'" }.count, 6, "synced: each measure made, and the three moved, logged")
         let store = try JournalStore(path: path)
         let measures = try store.measures()
         XCTAssertEqual(measures.map(\.definition), [

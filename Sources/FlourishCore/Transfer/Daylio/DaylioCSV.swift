@@ -70,9 +70,9 @@ enum DaylioCSV {
                                              note: note.replacingOccurrences(of: "\r\n", with: "\n"), uuid: uuid,
                                              aliases: canonical == uuid ? [] : [canonical])
             // The scales' values: measures (the entry's identity stays without them, as before).
-            for (name, value) in DaylioScales.values(field("scales")) where record.measures[name] == nil {
-                record.measures[name] = value
-                record.measureOrder.append(name)
+            for scale in DaylioScales.values(field("scales")) where record.measures[scale.name] == nil {
+                record.measures[scale.name] = scale.value
+                record.scales.append(scale)
             }
             records.append(record)
         }

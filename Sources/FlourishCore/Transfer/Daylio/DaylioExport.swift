@@ -23,9 +23,9 @@ public struct DaylioExport: Sendable {
         /// The photos it carries (a backup's), in order, and those left behind (see `ImportedEntry`).
         public var photos: [ImportedPhoto] = []
         public var leftBehind: [String] = []
-        /// Its values for Daylio's scales, by scale name, and the names in the order written.
+        /// Its values for Daylio's scales, by scale name, and the scales as written.
         public var measures: [String: Double] = [:]
-        var measureOrder: [String] = []
+        var scales: [DaylioScales.Value] = []
     }
 
     /// A mood named in the file: how many entries carry it, and the Flourish mood proposed for it.
