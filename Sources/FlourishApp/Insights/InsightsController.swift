@@ -28,6 +28,8 @@ final class InsightsController {
     let weekdays: [Label]
     let timesOfDay: [Label]
     let tagsBox = Box(.vertical, spacing: 4)
+    /// Each measure over the period, and the mood by its steps or bands.
+    let measureFigures = MeasureFigures()
     let streaks = Label()
     /// Said instead of the figures when the period has no entries, or they cannot be read.
     let summary = Label()
@@ -109,6 +111,8 @@ final class InsightsController {
         timesOfDay = TimeOfDay.allCases.map { _ in Self.figure(in: content) }
         content.append(Self.heading(tr("Tags and moods")))
         content.append(tagsBox)
+        content.append(measureFigures.view)
+        measureFigures.view.isVisible = false
         content.append(Self.heading(tr("Streaks")))
         streaks.alignStart()
         content.append(streaks)
@@ -288,6 +292,7 @@ final class InsightsController {
             label.alignStart()
             tagsBox.append(label)
         }
+        measureFigures.show(insights.measures)
         streaks.text = String(format: tr("Current streak: %@ · Longest: %@"), Self.days(insights.streaks.current),
                               Self.days(insights.streaks.longest))
         view.afterNextPaint { Trace.mark("insights shown") }

@@ -69,7 +69,7 @@ extension JournalStore {
                 let one = MoodAverage(count: 1, total: 5 - mood)
                 if pixelDays.contains(day) { insights.pixelDays[day, default: MoodAverage()] = insights.pixelDays[day, default: MoodAverage()] + one }
                 guard inPeriod.contains(seconds) else { return }
-                moods.append(id: sqlite3_column_int64(row, 2), mood: mood)
+                moods.append(id: sqlite3_column_int64(row, 2), mood: mood, day: day)
                 if days.last?.day == day { days[days.count - 1].mood = days[days.count - 1].mood + one } else { days.append((day, one)) }
                 let weekday = MoodTimeline.weekday(day)
                 insights.weekdays[weekday] = insights.weekdays[weekday] + one
@@ -136,6 +136,8 @@ extension JournalStore {
                 }.prefix(Insights.tagsPerMood).map { $0 }
             }
 
+            insights.measures = try Self.measureInsights(lookup, wholeJournal: writtenHere, db)
+
             // Streaks run over the whole journal, along the date index alone.
             var streakClock = LocalClock(zone: zone)
             if !writtenHere {
@@ -190,14 +192,15 @@ extension JournalStore {
     }
 }
 
-/// The moods of a period's entries by id, gathered in date order and then looked up by id for
-/// each tag row: a table indexed by id when the ids are close together, as a journal's are.
+/// The moods and local days of a period's entries by id, gathered in date order and then looked
+/// up by id for each tag or measure row: a table indexed by id when the ids are close together,
+/// as a journal's are.
 struct MoodsByID {
-    private var pairs: [(id: Int64, mood: Int)] = []
+    private var pairs: [(id: Int64, mood: Int, day: Int)] = []
     private var lowest = Int64.max, highest = Int64.min
 
-    mutating func append(id: Int64, mood: Int) {
-        pairs.append((id, mood))
+    mutating func append(id: Int64, mood: Int, day: Int = 0) {
+        pairs.append((id, mood, day))
         lowest = min(lowest, id)
         highest = max(highest, id)
     }
@@ -206,32 +209,46 @@ struct MoodsByID {
         /// The ids from the lowest to the highest (empty: no entries).
         let ids: ClosedRange<Int64>
         private let moods: [Int8]
-        private let scattered: [Int64: Int]
+        private let days: [Int32]
+        private let scattered: [Int64: (mood: Int, day: Int)]
 
-        init(ids: ClosedRange<Int64>, moods: [Int8], scattered: [Int64: Int]) {
+        init(ids: ClosedRange<Int64>, moods: [Int8], days: [Int32], scattered: [Int64: (mood: Int, day: Int)]) {
             self.ids = ids
             self.moods = moods
+            self.days = days
             self.scattered = scattered
         }
 
         func mood(_ id: Int64) -> Int? {
             guard ids.contains(id) else { return nil }
-            if moods.isEmpty { return scattered[id] }
+            if moods.isEmpty { return scattered[id]?.mood }
             let mood = moods[Int(id - ids.lowerBound)]
             return mood < 0 ? nil : Int(mood)
+        }
+
+        /// The entry's local day (its number), if it is one of the period's.
+        func day(_ id: Int64) -> Int? {
+            guard mood(id) != nil else { return nil }
+            if moods.isEmpty { return scattered[id]?.day }
+            return Int(days[Int(id - ids.lowerBound)])
         }
     }
 
     func table() -> Table {
         // No entries: id 0, which no entry has (ids start at 1), and no mood for it.
-        guard lowest <= highest else { return Table(ids: 0...0, moods: [-1], scattered: [:]) }
+        guard lowest <= highest else { return Table(ids: 0...0, moods: [-1], days: [0], scattered: [:]) }
         // Ids far apart (a file written by something else) go in a dictionary instead.
         guard highest - lowest < 8 * Int64(pairs.count) + 4_096 else {
-            return Table(ids: lowest...highest, moods: [], scattered: Dictionary(pairs, uniquingKeysWith: { $1 }))
+            return Table(ids: lowest...highest, moods: [], days: [],
+                         scattered: Dictionary(pairs.map { ($0.id, ($0.mood, $0.day)) }, uniquingKeysWith: { $1 }))
         }
         var moods = [Int8](repeating: -1, count: Int(highest - lowest) + 1)
-        for (id, mood) in pairs { moods[Int(id - lowest)] = Int8(mood) }
-        return Table(ids: lowest...highest, moods: moods, scattered: [:])
+        var days = [Int32](repeating: 0, count: moods.count)
+        for (id, mood, day) in pairs {
+            moods[Int(id - lowest)] = Int8(mood)
+            days[Int(id - lowest)] = Int32(clamping: day)
+        }
+        return Table(ids: lowest...highest, moods: moods, days: days, scattered: [:])
     }
 }
 

@@ -211,4 +211,31 @@ final class MeasuresUITests: XCTestCase {
             harness.waitUntil("a name alone is a word: none has it") { journal.resultsList.count == 0 && journal.noMatches.isMapped }
         }
     }
+
+    func testInsightsChartEachMeasureAndSayTheMoodByItsSteps() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let energy = try harness.journal.createMeasure(MeasureDefinition(name: "Energy", kind: .scale))
+            _ = try harness.journal.createMeasure(MeasureDefinition(name: "Steps", kind: .number))
+            let now = Date()
+            for (index, (value, mood)) in [(5.0, Mood.theBest), (5, .reallyGood), (1, .theWorst)].enumerated() {
+                _ = try harness.journal.save(try EntryDraft(title: "\(index)", mood: mood, measures: [energy.id: value]).validated().get(),
+                                             createdAt: now.addingTimeInterval(-Double(index + 1) * 86_400))
+            }
+            let page = harness.main.insights
+            XCTAssertFalse(page.measureFigures.view.isVisible)
+            harness.main.show(.insights)
+            harness.waitUntil("the measures are shown") { page.measureFigures.parts.count == 2 }
+            XCTAssertTrue(page.measureFigures.view.isVisible)
+            let part = page.measureFigures.parts[0]
+            XCTAssertEqual(part.summary.text, "3.7 of 5 on average, from 1 of 5 to 5 of 5, on 3 entries")
+            XCTAssertEqual(part.bands.map(\.text), [
+                "1 of 5: the worst, 0.0 on average, 1 entry", "2 of 5: no entries", "3 of 5: no entries", "4 of 5: no entries",
+                "5 of 5: the best, 4.5 on average, 2 entries",
+            ], "every step's figures in words, for the eye and for a screen reader")
+            XCTAssertEqual(page.measureFigures.parts[1].summary.text, "No values in this period.")
+            XCTAssertEqual(page.measureFigures.parts[1].bands.count, 0)
+        }
+    }
 }
