@@ -127,6 +127,12 @@ extension JournalStore {
                 try db.execute(sql: "INSERT INTO entry_measure (entry_id, measure_id, value) SELECT id, ?, ? FROM entry WHERE id = ?",
                                arguments: [measure.id, value, entry])
             }
+            // Synced, the entries that have their values back are edits to send (the values
+            // came back here alone; elsewhere they went with the measure).
+            try db.execute(sql: """
+                UPDATE entry SET updated_at = max(strftime('%Y-%m-%d %H:%M:%f', 'now'), coalesce(updated_at, created_at))
+                WHERE id IN (SELECT entry_id FROM entry_measure WHERE measure_id = ?) AND EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
+                """, arguments: [measure.id])
             var order = try Int64.fetchAll(db, sql: "SELECT id FROM measure WHERE id != ? ORDER BY position, id", arguments: [measure.id])
             order.insert(measure.id, at: min(deleted.position, order.count))
             try Self.setOrder(order, db)

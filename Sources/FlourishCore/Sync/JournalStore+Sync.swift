@@ -66,7 +66,7 @@ extension JournalStore {
     /// Empties every table of sync's but the earlier versions kept, which are the journal's.
     private static func forgetSync(_ db: Database) throws {
         for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "sync_revival", "sync_tag_made",
-                      "sync_photo", "sync_photo_unused"] {
+                      "sync_photo", "sync_photo_unused", "sync_measure_gone"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
     }
@@ -77,7 +77,9 @@ extension JournalStore {
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
         // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
         // deletion of a tag, an earlier version to send) stays queued.
-        try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag')")
+        try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag', 'measure')")
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'measure', uuid FROM sync_measure_gone")
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'measure', uuid FROM measure ORDER BY position, id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'tag', name FROM tag ORDER BY id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'entry', uuid FROM entry ORDER BY id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'deleted', uuid FROM sync_tombstone")
@@ -116,6 +118,8 @@ extension JournalStore {
                 if kind == "revived", let detail { revived[name] = detail }
                 last[name] = index
             }
+            var lastMeasure: [String: Int] = [:]
+            for (index, row) in rows.enumerated() where row["kind"] as String == "measure" { lastMeasure[row["name"]] = index }
             let entries = try Self.syncEntries(uuids: Array(last.keys), db)
             let tombstones = try Self.tombstones(uuids: Array(last.keys), db)
             var changes: [SyncChange] = []
@@ -132,6 +136,10 @@ extension JournalStore {
                 case "merge-tag": changes.append(.tag(.mergeTag, name, to: detail, at: at))
                 case "version":
                     if let id = Int64(name), let version = try Self.keptVersion(id: id, db) { changes.append(version) }
+                case "measure":
+                    // Once, at its last change, as it is now (or its deletion).
+                    guard lastMeasure[name] == index, let change = try Self.measureChange(uuid: name, db) else { continue }
+                    changes.append(change)
                 default:
                     guard last[name] == index else { continue }
                     if var entry = entries[name] {
@@ -184,9 +192,11 @@ extension JournalStore {
             let readable = rows.filter { if case .success = StoredEntry.read($0) { true } else { false } }
             let tags = try tagNames(forEntries: readable.map { $0["id"] }, db)
             let photos = try syncPhotos(forEntries: readable.map { $0["id"] }, db)
+            let values = try measureValuesByUUID(forEntries: readable.map { $0["id"] }, db)
             for row in readable {
                 var change = entryChange(.entry, row, uuid: row["uuid"], tags: tags[row["id"]] ?? [])
                 change.photos = photos[row["id"]] ?? []
+                change.measures = values[row["id"]] ?? [:]
                 found[row["uuid"]] = change
             }
         }

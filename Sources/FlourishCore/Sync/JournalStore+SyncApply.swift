@@ -13,11 +13,13 @@ extension JournalStore {
     /// Applies a batch of another machine's, whole or not at all, and records it as applied. A
     /// batch that opened with the key but does not hold what Flourish writes is refused whole.
     func apply(_ batch: SyncBatch, fileName: String) throws(SyncError) -> SyncReceipt {
-        try apply(batch.changes, fileName: fileName, fromSnapshot: false, holding: [(batch.machine, batch.number)])
+        try apply(batch.changes, measures: batch.measures ?? [], fileName: fileName, fromSnapshot: false,
+                  holding: [(batch.machine, batch.number)])
     }
 
-    /// Applies changes in one transaction, and records the batches they hold as applied.
-    func apply(_ changes: [SyncChange], fileName: String, fromSnapshot: Bool,
+    /// Applies changes in one transaction, the measures' first, and records the batches they
+    /// hold as applied.
+    func apply(_ changes: [SyncChange], measures: [SyncChange] = [], fileName: String, fromSnapshot: Bool,
                holding batches: [(machine: String, number: Int)]) throws(SyncError) -> SyncReceipt {
         do {
             return try writing { db in
@@ -25,6 +27,12 @@ extension JournalStore {
                 // The triggers leave what is applied here out of this machine's own changes.
                 try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('applying', '1')")
                 var applier = SyncApplier(db: db, sent: sent, fromSnapshot: fromSnapshot)
+                // A measure's change among the entries', or anything else among the measures',
+                // is not what Flourish writes.
+                guard measures.allSatisfy(\.kind.isMeasure), !changes.contains(where: \.kind.isMeasure) else {
+                    throw JournalError.other(reason: Self.invalidBatch)
+                }
+                for change in measures { try applier.applyMeasure(change) }
                 for change in changes { try applier.apply(change) }
                 try db.execute(sql: "DELETE FROM sync_state WHERE key = 'applying'")
                 let record = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)")
@@ -46,7 +54,7 @@ extension JournalStore {
 /// stamp, the edit time or else the creation time; a tie goes to the greater content, the same
 /// on every machine), and the version that lost to an edit made beside it is kept in
 /// `entry_version`, here and, through the next batch, on every machine.
-private struct SyncApplier {
+struct SyncApplier {
     let db: Database
     let sent: Int64
     /// A snapshot carries no bases: whether a version was made beside this machine's is told
@@ -95,6 +103,8 @@ private struct SyncApplier {
             if try madeSince(source, at: at) { return }
             try merge(source, into: target)
             try markGone(source, at: at, renamedTo: target)
+        case .measure, .deleteMeasure:
+            throw JournalError.other(reason: JournalStore.invalidBatch)
         }
     }
 
@@ -188,7 +198,7 @@ private struct SyncApplier {
         stamp(change.updatedAt ?? change.createdAt ?? "")
     }
 
-    private func stamp(_ text: String) -> Int64 {
+    func stamp(_ text: String) -> Int64 {
         StoredDate.parse(.string(text)).map { ExportedTime($0).milliseconds } ?? 0
     }
 
@@ -201,6 +211,8 @@ private struct SyncApplier {
         content.tags = (change.tags ?? []).map(TagName.key).sorted()
         // No photos and a Flourish that says nothing of photos read the same.
         content.photos = (change.photos ?? []).isEmpty ? nil : change.photos
+        // No values and a Flourish that says nothing of measures read the same.
+        content.measures = (change.measures ?? [:]).isEmpty ? nil : change.measures
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: (try? encoder.encode(content)) ?? Data(), as: UTF8.self)
@@ -250,6 +262,8 @@ private struct SyncApplier {
         try JournalStore.setTags(tagIDs, forEntry: entryID, db)
         // Fetched before the batch was applied (`JournalSync.fetchPhotos`); nil leaves them.
         if let photos = change.photos { try JournalStore.setPhotos(try JournalStore.localPhotos(photos, db), forEntry: entryID, db) }
+        // Nil (a Flourish before measures) leaves them; a measure not here (deleted) is left out.
+        if let values = change.measures { try JournalStore.setMeasures(try localValues(values), forEntry: entryID, db) }
     }
 
     /// Keeps `change` as an earlier version of its entry, once; with `send`, it travels in this
@@ -283,14 +297,14 @@ private struct SyncApplier {
               let mood = change.mood, Mood(rawValue: mood) != nil,
               let createdAt = change.createdAt, StoredDate.parse(.string(createdAt)) != nil,
               change.updatedAt.map({ StoredDate.parse(.string($0)) != nil }) ?? true,
-              (change.photos ?? []).allSatisfy(\.isValid)
+              (change.photos ?? []).allSatisfy(\.isValid), (change.measures ?? [:]).values.allSatisfy(\.isFinite)
         else { throw JournalError.other(reason: JournalStore.invalidBatch) }
         return uuid
     }
 
     // MARK: - Tags
 
-    private func time(_ text: String?) throws -> String {
+    func time(_ text: String?) throws -> String {
         guard let text, StoredDate.parse(.string(text)) != nil else { throw JournalError.other(reason: JournalStore.invalidBatch) }
         return text
     }

@@ -12,7 +12,8 @@ extension JournalStore {
     /// The journal as a snapshot's changes, and the batches it holds: one read, so both agree.
     func snapshotContents() throws(JournalError) -> (changes: [SyncChange], holds: [(machine: String, number: Int)]) {
         try reading { db in
-            var changes: [SyncChange] = []
+            // Every measure deleted, then every measure (see `SyncBatch.measures`).
+            var changes = try Self.measureChanges(db)
             // A name that is a tag again was made after it went: the tag stands, not its going.
             let tags = try Row.fetchAll(db, sql: "SELECT name, key FROM tag ORDER BY id")
             let keys = Set(tags.map { $0["key"] as String })
@@ -49,7 +50,7 @@ extension JournalStore {
     /// Applies another machine's snapshot, whole or not at all, and records every batch it holds
     /// as applied here.
     func apply(_ snapshot: SyncSnapshot, fileName: String) throws(SyncError) -> SyncReceipt {
-        try apply(snapshot.changes, fileName: fileName, fromSnapshot: true, holding: snapshot.batches)
+        try apply(snapshot.changes, measures: snapshot.measures ?? [], fileName: fileName, fromSnapshot: true, holding: snapshot.batches)
     }
 
     /// The snapshots of other machines read here already: each is needed once at most.

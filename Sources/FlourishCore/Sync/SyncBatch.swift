@@ -22,6 +22,10 @@ struct SyncBatch: SyncFileContents, Equatable {
     var machine: String
     var number: Int
     var changes: [SyncChange]
+    /// The measures' definitions changed or deleted, applied before `changes` (whose entries
+    /// name them by uuid). Apart from `changes` so that a Flourish from before measures, which
+    /// does not know their kinds, reads the rest of the batch and leaves them.
+    var measures: [SyncChange]?
     /// The number of the file its machine wrote before it (0: none). Numbers run unbroken but
     /// for a name someone else took first, so this, not `number - 1`, says which file must be
     /// applied before it; a file that says nothing (written before it was sealed in) follows
@@ -34,11 +38,12 @@ struct SyncBatch: SyncFileContents, Equatable {
     /// The writer's computer name, for messages; nil from before names were sealed in.
     var computer: String?
 
-    init(machine: String, number: Int, changes: [SyncChange], previous: Int? = nil, seen: [String: Int]? = nil,
-         computer: String? = nil) {
+    init(machine: String, number: Int, changes: [SyncChange], measures: [SyncChange]? = nil, previous: Int? = nil,
+         seen: [String: Int]? = nil, computer: String? = nil) {
         self.machine = machine
         self.number = number
         self.changes = changes
+        self.measures = measures
         self.previous = previous
         self.seen = seen
         self.computer = computer
@@ -113,6 +118,11 @@ struct SyncChange: Codable, Equatable {
         case rename
         case deleteTag = "delete-tag"
         case mergeTag = "merge-tag"
+        /// A measure's definition as it is now, and its deletion (only in a file's `measures`).
+        case measure
+        case deleteMeasure = "delete-measure"
+
+        var isMeasure: Bool { self == .measure || self == .deleteMeasure }
     }
 
     var kind: Kind
@@ -130,6 +140,9 @@ struct SyncChange: Codable, Equatable {
     /// Its photos, in order, by their names at the place (nil from a Flourish before photos:
     /// the photos an entry has stay as they are).
     var photos: [SyncPhoto]?
+    /// Its values for measures, by the measures' uuids (nil from a Flourish before measures:
+    /// the values an entry has stay as they are).
+    var measures: [String: Double]?
     /// The stamp of the version this one replaced, as the sender had it.
     var base: String?
     /// When a deleted entry was put back (Undo), which outweighs its deletion.
@@ -138,12 +151,21 @@ struct SyncChange: Codable, Equatable {
     // Tags.
     var name: String?
     var to: String?
-    /// When the tag was made, renamed, merged or deleted.
+    /// When the tag was made, renamed, merged or deleted; when the measure's definition
+    /// changed, or it was deleted.
     var at: String?
+    // Measures (and `uuid`, `name`, `at`).
+    var measureKind: String?
+    var unit: String?
+    var lowest: Double?
+    var highest: Double?
+    var position: Int?
 
     enum CodingKeys: String, CodingKey {
-        case kind, uuid, title, body, mood, latitude, longitude, accuracy, tags, photos, base, name, to, at
+        case kind, uuid, title, body, mood, latitude, longitude, accuracy, tags, photos, measures, base, name, to, at
+        case unit, lowest, highest, position
         case createdAt = "created_at", updatedAt = "updated_at", revivedAt = "revived_at", deletedAt = "deleted_at"
+        case measureKind = "measure_kind"
     }
 
     init(kind: Kind) { self.kind = kind }

@@ -24,14 +24,18 @@ struct SyncSnapshot: SyncFileContents, Equatable {
     /// The journal as changes, in the order they apply: tags gone, tags, entries, deletions,
     /// earlier versions.
     var changes: [SyncChange]
+    /// Every measure and every measure deleted, applied first (see `SyncBatch.measures`).
+    var measures: [SyncChange]?
     /// The writer's computer name, for messages; nil from before names were sealed in.
     var computer: String?
 
-    init(machine: String, number: Int, holds: [String: [[Int]]], changes: [SyncChange], computer: String? = nil) {
+    init(machine: String, number: Int, holds: [String: [[Int]]], changes: [SyncChange], measures: [SyncChange]? = nil,
+         computer: String? = nil) {
         self.machine = machine
         self.number = number
         self.holds = holds
         self.changes = changes
+        self.measures = measures
         self.computer = computer
     }
 

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// Measures as they travel: each definition whole, by its uuid, the later change winning; a
+/// deletion with when, which a change made before it does not undo; and each entry's values by
+/// the measures' uuids. Two machines that each made a measure of one name before they heard of
+/// each other end with one: the one whose uuid sorts first (every machine picks the same), the
+/// other's entries' values moved onto it and sent again.
+extension JournalStore {
+    /// The measure with `uuid` as it is now, or its deletion; nil for neither (made and deleted
+    /// again before it was sent, with sync off meanwhile).
+    static func measureChange(uuid: String, _ db: Database) throws -> SyncChange? {
+        if let row = try Row.fetchOne(db, sql: "SELECT * FROM measure WHERE uuid = ?", arguments: [uuid]) {
+            return definitionChange(row)
+        }
+        guard let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid]) else {
+            return nil
+        }
+        var change = SyncChange(kind: .deleteMeasure)
+        change.uuid = uuid
+        change.at = gone
+        return change
+    }
+
+    /// Every measure deleted, then every measure: what a snapshot holds of them.
+    static func measureChanges(_ db: Database) throws -> [SyncChange] {
+        var changes: [SyncChange] = []
+        for uuid in try String.fetchAll(db, sql: "SELECT uuid FROM sync_measure_gone ORDER BY uuid") {
+            if let change = try measureChange(uuid: uuid, db) { changes.append(change) }
+        }
+        changes += try Row.fetchAll(db, sql: "SELECT * FROM measure ORDER BY position, id").map(definitionChange)
+        return changes
+    }
+
+    private static func definitionChange(_ row: Row) -> SyncChange {
+        var change = SyncChange(kind: .measure)
+        change.uuid = row["uuid"]
+        change.name = row["name"]
+        change.measureKind = row["kind"]
+        let unit: String = row["unit"]
+        change.unit = unit.isEmpty ? nil : unit
+        change.lowest = row["lowest"]
+        change.highest = row["highest"]
+        change.position = row["position"]
+        change.at = row["changed_at"]
+        return change
+    }
+
+    /// Each of these entries' values by their measures' uuids.
+    static func measureValuesByUUID(forEntries ids: [Int64], _ db: Database) throws -> [Int64: [String: Double]] {
+        guard !ids.isEmpty else { return [:] }
+        var values: [Int64: [String: Double]] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT entry_measure.entry_id, measure.uuid, entry_measure.value FROM entry_measure JOIN measure ON measure.id = entry_measure.measure_id
+            WHERE entry_measure.entry_id IN (\(ids.map(String.init).joined(separator: ",")))
+            """)
+        while let row = try rows.next() { values[row[0], default: [:]][row[1]] = row[2] }
+        return values
+    }
+}
+
+extension SyncApplier {
+    /// A measure's definition or deletion from another machine.
+    mutating func applyMeasure(_ change: SyncChange) throws {
+        guard let uuid = change.uuid, !uuid.isEmpty else { throw JournalError.other(reason: JournalStore.invalidBatch) }
+        let at = try time(change.at)
+        if change.kind == .deleteMeasure {
+            if let local = try Row.fetchOne(db, sql: "SELECT id, changed_at FROM measure WHERE uuid = ?", arguments: [uuid]) {
+                // Changed here after it was deleted there: it stands (and its change travels).
+                guard stamp(local["changed_at"]) <= stamp(at) else { return }
+                try db.execute(sql: "DELETE FROM measure WHERE id = ?", arguments: [local["id"] as Int64])
+                receipt.received += 1
+            }
+            try db.execute(sql: """
+                INSERT INTO sync_measure_gone (uuid, gone_at) VALUES (?, ?)
+                ON CONFLICT (uuid) DO UPDATE SET gone_at = max(gone_at, excluded.gone_at)
+                """, arguments: [uuid, at])
+            return
+        }
+        guard let kind = change.measureKind.flatMap(MeasureKind.init(rawValue:)),
+              case .success(let definition) = MeasureDefinition(name: change.name ?? "", kind: kind, unit: change.unit ?? "",
+                                                                range: Self.range(change.lowest, change.highest)).validated(),
+              (change.position ?? 0) >= 0
+        else { throw JournalError.other(reason: JournalStore.invalidBatch) }
+        // Deleted here after this version was made: it stays deleted.
+        if let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid]),
+           stamp(gone) >= stamp(at) { return }
+        let key = MeasureDefinition.key(definition.name)
+        var local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+        // Another measure of this name here: one of the two gives way, the same on every machine.
+        if let other = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE key = ? AND uuid != ?", arguments: [key, uuid]) {
+            let otherUUID: String = other["uuid"]
+            guard uuid < otherUUID, local == nil else { return } // this one gives way to the one here
+            try adopt(uuid, into: other["id"])
+            local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+        }
+        try db.execute(sql: "DELETE FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid])
+        if let local {
+            guard stamp(at) > stamp(local["changed_at"]) else { return }
+            try db.execute(sql: """
+                UPDATE measure SET name = ?, key = ?, unit = ?, lowest = ?, highest = ?, position = ?, changed_at = ? WHERE id = ?
+                """, arguments: [definition.name, key, definition.unit, definition.range?.lowerBound, definition.range?.upperBound,
+                                 change.position ?? 0, at, local["id"] as Int64])
+        } else {
+            try db.execute(sql: """
+                INSERT INTO measure (uuid, name, key, kind, unit, lowest, highest, position, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [uuid, definition.name, key, kind.rawValue, definition.unit, definition.range?.lowerBound,
+                                 definition.range?.upperBound, change.position ?? 0, at])
+        }
+        receipt.received += 1
+    }
+
+    /// The measure `id` here takes `uuid` (another machine's measure of the same name, which
+    /// wins): its entries' values stay, and travel again under it, as edits made now.
+    private func adopt(_ uuid: String, into id: Int64) throws {
+        try db.execute(sql: "UPDATE measure SET uuid = ? WHERE id = ?", arguments: [uuid, id])
+        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+        // Logged by hand: the triggers are quiet while a batch applies. The definition travels
+        // under its new name too: when it is the later one, it is the one every machine keeps.
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) VALUES ('measure', ?)", arguments: [uuid])
+        try db.execute(sql: """
+            INSERT INTO sync_change (kind, name, detail)
+            SELECT 'entry', uuid, coalesce(updated_at, created_at) FROM entry WHERE id IN (SELECT entry_id FROM entry_measure WHERE measure_id = ?)
+            """, arguments: [id])
+        try db.execute(sql: """
+            UPDATE entry SET updated_at = max(\(now), coalesce(updated_at, created_at))
+            WHERE id IN (SELECT entry_id FROM entry_measure WHERE measure_id = ?)
+            """, arguments: [id])
+    }
+
+    /// Values by uuid as values by this journal's measure ids; a measure not here is left out.
+    func localValues(_ values: [String: Double]) throws -> [Int64: Double] {
+        var local: [Int64: Double] = [:]
+        for (uuid, value) in values {
+            if let id = try Int64.fetchOne(db, sql: "SELECT id FROM measure WHERE uuid = ?", arguments: [uuid]) { local[id] = value }
+        }
+        return local
+    }
+
+    private static func range(_ low: Double?, _ high: Double?) -> ClosedRange<Double>? {
+        guard let low, let high, low.isFinite, high.isFinite, low < high else { return nil }
+        return low...high
+    }
+}

@@ -1,0 +1,167 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// Measures between machines syncing through a real folder: definitions and values travel,
+/// renames, moves and deletions (and an Undo of one) follow, two measures of one name made
+/// apart become one, and a machine that joins from a snapshot gets them all.
+final class MeasureSyncTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private let passphrase = "a long sync passphrase"
+    private var place: FolderPlace { FolderPlace(path: folder.file("Flourish")) }
+
+    private func machine(_ name: String) throws -> SyncMachine { try SyncMachine(folder.file("\(name).sqlite")) }
+
+    private func setUp(_ machine: SyncMachine, expecting setup: JournalSync.Setup, every: Int? = nil) throws {
+        let (sync, done) = try JournalSync.setUp(machine.store, at: place, passphrase: passphrase, cost: .interactive)
+        XCTAssertEqual(done, setup)
+        if let every { sync.snapshotEvery = every }
+        machine.sync = sync
+    }
+
+    /// Each measure as "name|kind|unit|lowest|highest|uuid", in order.
+    private func measures(_ machine: SyncMachine) throws -> [String] {
+        try machine.store.measures().map { measure in
+            [measure.name, measure.kind.rawValue, measure.unit, measure.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "", measure.uuid]
+                .joined(separator: "|")
+        }
+    }
+
+    /// Each entry's values by title, by the measures' names.
+    private func values(_ machine: SyncMachine) throws -> [String: [String: Double]] {
+        let names = Dictionary(uniqueKeysWithValues: try machine.store.measures().map { ($0.id, $0.name) })
+        var values: [String: [String: Double]] = [:]
+        for entry in try machine.store.entries(ids: try machine.store.entryIDs()) {
+            values[entry.title] = Dictionary(uniqueKeysWithValues: entry.measures.compactMap { id, value in names[id].map { ($0, value) } })
+        }
+        return values
+    }
+
+    private func save(_ machine: SyncMachine, _ title: String, _ values: [Int64: Double], at seconds: Double) throws -> Entry {
+        try machine.store.save(try EntryDraft(title: title, mood: .okay, measures: values).validated().get(),
+                               createdAt: Date(timeIntervalSince1970: 1_700_000_000 + seconds))
+    }
+
+    func testMeasuresAndValuesTravelAndTheirChangesFollow() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        let sleep = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number, unit: "hours", range: 0...24))
+        let energy = try laptop.store.createMeasure(MeasureDefinition(name: "Energy", kind: .scale))
+        _ = try save(laptop, "Rested", [sleep.id: 8.5, energy.id: 4], at: 1_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        try setUp(desktop, expecting: .joined)
+        try desktop.syncNow()
+        XCTAssertEqual(try measures(desktop), try measures(laptop), "the same measures, identities, order and all")
+        XCTAssertEqual(try values(desktop)["Rested"], ["Sleep": 8.5, "Energy": 4])
+
+        // Changed on both sides: a rename and a move here, a value there.
+        _ = try laptop.store.updateMeasure(id: sleep.id, to: MeasureDefinition(name: "Rest", kind: .number, unit: "h", range: 0...12))
+        try laptop.store.moveMeasure(id: energy.id, to: 0)
+        let desktopEnergy = try XCTUnwrap(try desktop.store.measures().first { $0.name == "Energy" })
+        _ = try save(desktop, "Tired", [desktopEnergy.id: 1], at: 2_000)
+        try laptop.syncNow()
+        try desktop.syncNow()
+        try laptop.syncNow()
+        XCTAssertEqual(try measures(desktop), try measures(laptop))
+        XCTAssertEqual(try desktop.store.measures().map(\.name), ["Energy", "Rest"])
+        XCTAssertEqual(try values(laptop)["Tired"], ["Energy": 1])
+        XCTAssertEqual(try values(desktop)["Rested"], ["Rest": 8.5, "Energy": 4])
+
+        // A deletion takes the values everywhere; its Undo brings them back everywhere.
+        let gone = try laptop.store.deleteMeasure(id: energy.id)
+        try laptop.syncNow()
+        try desktop.syncNow()
+        XCTAssertEqual(try desktop.store.measures().map(\.name), ["Rest"])
+        XCTAssertEqual(try values(desktop)["Tired"], [:])
+        _ = try laptop.store.restoreMeasure(gone)
+        try laptop.syncNow()
+        try desktop.syncNow()
+        try laptop.syncNow()
+        XCTAssertEqual(try measures(desktop), try measures(laptop))
+        XCTAssertEqual(try values(desktop)["Rested"], ["Rest": 8.5, "Energy": 4], "the values came back with it")
+        XCTAssertEqual(try values(desktop)["Tired"], ["Energy": 1])
+        XCTAssertEqual(try values(laptop), try values(desktop))
+    }
+
+    func testTwoMeasuresOfOneNameMadeApartBecomeOneWithEveryValueWhicheverUUIDSortsFirst() throws {
+        try measuresMadeApart(laptopFirst: true)
+        try measuresMadeApart(laptopFirst: false)
+    }
+
+    /// Gives a measure the uuid `uuid` (by hand: to choose which of two sorts first).
+    private func renumber(_ measure: Measure, of machine: SyncMachine, to uuid: String) throws -> Measure {
+        let queue = try DatabaseQueue(path: machine.store.file)
+        try queue.write { db in try db.execute(sql: "UPDATE measure SET uuid = ? WHERE id = ?", arguments: [uuid, measure.id]) }
+        try queue.close()
+        return try XCTUnwrap(try machine.store.measures().first { $0.id == measure.id })
+    }
+
+    private func measuresMadeApart(laptopFirst: Bool) throws {
+        let folder = TemporaryFolder()
+        let place = FolderPlace(path: folder.file("Flourish"))
+        let laptop = try SyncMachine(folder.file("laptop.sqlite")), desktop = try SyncMachine(folder.file("desktop.sqlite"))
+        let low = "00000000-0000-4000-8000-000000000000", high = "ffffffff-ffff-4fff-bfff-ffffffffffff"
+        var mine = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number, unit: "hours"))
+        var theirs = try desktop.store.createMeasure(MeasureDefinition(name: "sleep", kind: .number))
+        mine = try renumber(mine, of: laptop, to: laptopFirst ? low : high)
+        theirs = try renumber(theirs, of: desktop, to: laptopFirst ? high : low)
+        for (machine, expecting) in [(laptop, JournalSync.Setup.started), (desktop, .joined)] {
+            let (sync, done) = try JournalSync.setUp(machine.store, at: place, passphrase: passphrase, cost: .interactive)
+            XCTAssertEqual(done, expecting)
+            machine.sync = sync
+            if machine === laptop { _ = try save(laptop, "Laptop night", [mine.id: 7], at: 1_000) }
+        }
+        _ = try save(desktop, "Desktop night", [theirs.id: 5], at: 2_000)
+        try laptop.syncNow()
+        for _ in 0..<3 {
+            try desktop.syncNow()
+            try laptop.syncNow()
+        }
+        XCTAssertEqual(try laptop.store.measures().count, 1)
+        XCTAssertEqual(try measures(desktop), try measures(laptop), "one measure, the same on both")
+        XCTAssertEqual(try laptop.store.measures().first?.uuid, low, "the uuid that sorts first, on both")
+        XCTAssertEqual(try laptop.store.measures().first?.name, "sleep", "the definition changed last, on both")
+        let name = try XCTUnwrap(try laptop.store.measures().first?.name)
+        for machine in [laptop, desktop] {
+            XCTAssertEqual(try values(machine)["Laptop night"], [name: 7])
+            XCTAssertEqual(try values(machine)["Desktop night"], [name: 5])
+        }
+    }
+
+    func testAMachineJoiningFromASnapshotGetsTheMeasures() throws {
+        let laptop = try machine("laptop"), phone = try machine("phone")
+        try setUp(laptop, expecting: .started, every: 2)
+        let sleep = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number, unit: "hours", range: 0...24))
+        for day in 1...5 {
+            _ = try save(laptop, "Night \(day)", [sleep.id: Double(day)], at: Double(day) * 86_400)
+            try laptop.syncNow()
+        }
+        let gone = try laptop.store.createMeasure(MeasureDefinition(name: "Pain", kind: .scale))
+        try laptop.syncNow()
+        _ = try laptop.store.deleteMeasure(id: gone.id)
+        try laptop.syncNow()
+        let names = try FileManager.default.contentsOfDirectory(atPath: place.path)
+        XCTAssertTrue(names.contains { $0.hasSuffix(".snapshot") }, "\(names)")
+        try setUp(phone, expecting: .joined)
+        try phone.syncNow()
+        XCTAssertEqual(try measures(phone), try measures(laptop))
+        XCTAssertEqual(try values(phone)["Night 3"], ["Sleep": 3])
+        XCTAssertEqual(try values(phone), try values(laptop))
+    }
+
+    func testTheFolderHoldsNoMeasureInTheClear() throws {
+        let laptop = try machine("laptop")
+        let sleep = try laptop.store.createMeasure(MeasureDefinition(name: "Quietude", kind: .number, unit: "sleepunits"))
+        _ = try save(laptop, "Night", [sleep.id: 123.456], at: 1_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        for name in try FileManager.default.contentsOfDirectory(atPath: place.path) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: (place.path as NSString).appendingPathComponent(name)))
+            for secret in ["Quietude", "sleepunits", "123.456", sleep.uuid] {
+                XCTAssertNil(data.range(of: Data(secret.utf8)), "\(secret) in the clear in \(name)")
+            }
+        }
+    }
+}
