@@ -414,7 +414,8 @@ def main():
                    for name in sorted({name for figures in per_run[column] for name in figures})}
         summary["save_p50_ms"] = {"median": store["save_p50_ms"], "min": store["save_p50_ms"], "max": store["save_p50_ms"], "runs": 1}
         summary["save_p99_ms"] = {"median": store["save_p99_ms"], "min": store["save_p99_ms"], "max": store["save_p99_ms"], "runs": 1}
-        for name in ("search_p50_ms", "search_p95_ms", "insights_all_ms", "insights_year_ms", "memories_p50_ms", "memories_p95_ms"):
+        for name in ("search_p50_ms", "search_p95_ms", "insights_all_ms", "insights_year_ms", "memories_p50_ms", "memories_p95_ms",
+                     "measure_search_p50_ms", "measure_search_p95_ms", "measure_insights_all_ms"):
             summary[name] = {"median": store[name], "min": store[name], "max": store[name], "runs": 1}
         results["sizes"][column] = summary
 
@@ -543,6 +544,9 @@ def print_table(results, sizes, columns):
         ("insights, store: 12 months", "insights_year_ms", "ms", 1),
         ("on this day, store: p50", "memories_p50_ms", "ms", 1),
         ("on this day, store: p95", "memories_p95_ms", "ms", 1),
+        ("sleep < 6, store: p50", "measure_search_p50_ms", "ms", 1),
+        ("sleep < 6, store: p95", "measure_search_p95_ms", "ms", 1),
+        ("insights, store: measures", "measure_insights_all_ms", "ms", 1),
     ]
     header = f"{'entries':<26}" + "".join(f"{column_label(column):>24}" for column in columns)
     print(header)

@@ -56,6 +56,24 @@ struct SampleJournal {
         return Set((0..<hash.next(4)).map { _ in tags[hash.next(tags.count)] })
     }
 
+    /// The sample's three measures: a number with a unit and range, a scale, a plain number.
+    static let measureDefinitions = [
+        MeasureDefinition(name: "Sleep", kind: .number, unit: "hours", range: 0...24),
+        MeasureDefinition(name: "Energy", kind: .scale),
+        MeasureDefinition(name: "Steps", kind: .number),
+    ]
+
+    /// The values of entry `index` for `measures` (the journal's ids of `measureDefinitions`):
+    /// every one on half the entries, none on the others, from a hash of the index as the tags
+    /// are (the entries' other values do not change with them).
+    static func measures(forEntry index: Int, from measures: [Int64]) -> [Int64: Double]? {
+        guard measures.count == 3 else { return nil }
+        var hash = SplitMix64(seed: UInt64(index) &* 0xD1B5_4A32_D192_ED03 &+ 11)
+        guard hash.next(2) == 0 else { return nil }
+        return [measures[0]: Double(40 + hash.next(61)) / 10, measures[1]: Double(1 + hash.next(5)),
+                measures[2]: Double(1_000 + hash.next(15_000))]
+    }
+
     /// Cumulative chances (in %) of each mood, best first: most days are fine, some are not.
     private static let moodWeights = [12, 37, 67, 84, 95, 101]
 

@@ -46,6 +46,26 @@ enum StoreSteps {
         return times
     }
 
+    /// "sleep < 6" and the like, typed whole into the search bar (the sample's three measures):
+    /// each `rounds` times, as the store answers and the model orders the answer.
+    static func measureSearch(_ store: JournalStore, ids: [Int64], rounds: Int = 5) throws -> [Double] {
+        let measures = try store.measures()
+        guard !measures.isEmpty else { return [] }
+        var times: [Double] = []
+        for text in ["sleep < 6", "energy >= 4", "steps > 12000 walk"] {
+            let (words, conditions) = MeasureCondition.extract(from: text, measures: measures)
+            var query = JournalQuery(text: words)
+            query.measures = conditions
+            for _ in 0..<rounds { times.append(try milliseconds { _ = JournalQuery.inOrder(try store.matches(query), of: ids) }) }
+        }
+        return times
+    }
+
+    /// The Insights page's measures for everything, asked for after its other figures, `rounds` times.
+    static func measureInsights(_ store: JournalStore, rounds: Int = 5) throws -> [Double] {
+        try (0..<rounds).map { _ in try milliseconds { _ = try store.measureInsights(for: .all) } }
+    }
+
     /// "On this day" as the Journal page looks it up, for `count` days spread over a year: a
     /// look-up a year back to the oldest entry (two centuries, in the sample of 100,000).
     static func memories(_ store: JournalStore, count: Int = 24) throws -> [Double] {

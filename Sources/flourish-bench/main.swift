@@ -3,11 +3,13 @@ import Foundation
 
 // The benchmark's helper (scripts/bench runs it; nothing here passes or fails):
 //
-//   flourish-bench generate ENTRIES PATH [--photos FOLDER]
+//   flourish-bench generate ENTRIES PATH [--photos FOLDER] [--no-measures]
 //                                          write the sample journal of ENTRIES entries at PATH,
-//                                          through Flourish's own store; with --photos, one entry
-//                                          in five carries one to three of FOLDER's pictures
-//                                          (see SamplePhotos)
+//                                          through Flourish's own store, with three measures (a
+//                                          number with a unit, a scale, a plain number) on half
+//                                          its entries; with --photos, one entry in five carries
+//                                          one to three of FOLDER's pictures (see SamplePhotos);
+//                                          with --no-measures, none (to see what measures cost)
 //   flourish-bench store PATH              the store's figures on a copy of PATH, as JSON:
 //                                          open, list ids, read one scroll's batch, search
 //                                          a keystroke at a time, the Insights figures, the
@@ -46,17 +48,18 @@ func removeJournal(at path: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
-func generate(count: Int, path: String, photoFolder: String? = nil) throws {
+func generate(count: Int, path: String, photoFolder: String? = nil, measures withMeasures: Bool = true) throws {
     removeJournal(at: path)
     // A journal written again starts without the photos of the one before.
     try? FileManager.default.removeItem(atPath: PhotoFolder(journal: path).path)
     let store = try JournalStore(path: path)
     let tags = try store.tags().map(\.id)
     let photos = try photoFolder.map { try SamplePhotos(folder: $0, store: store) }
+    let measures = withMeasures ? try SampleJournal.measureDefinitions.map { try store.createMeasure($0).id } : []
     let samples = SampleJournal(count: count).samples.enumerated().map { index, sample in
         (entry: try! EntryDraft(title: sample.title, body: sample.body, mood: sample.mood, location: sample.location,
                                 tagIDs: SampleJournal.tags(forEntry: index, from: tags),
-                                photos: photos?.photos(forEntry: index))
+                                photos: photos?.photos(forEntry: index), measures: SampleJournal.measures(forEntry: index, from: measures))
             .validated().get(), // a sample always has a mood and words
          createdAt: sample.date)
     }
@@ -79,6 +82,8 @@ func storeFigures(path: String) throws -> [String: Double] {
     let searches = try StoreSteps.search(store, ids: ids)
     let (insights, insightsYear) = try StoreSteps.insights(store)
     let memories = try StoreSteps.memories(store)
+    let measureSearches = try StoreSteps.measureSearch(store, ids: ids)
+    let measureInsights = try StoreSteps.measureInsights(store)
     // The health check runs once, before the first write: timed on its own, not as a save.
     let check = milliseconds { _ = store.check() }
     let saves = try StoreSteps.save(store, count: 300)
@@ -86,7 +91,9 @@ func storeFigures(path: String) throws -> [String: Double] {
             "search_p50_ms": percentile(searches, 0.5), "search_p95_ms": percentile(searches, 0.95), "fetch_batch_p50_ms": percentile(batches, 0.5),
             "save_p50_ms": percentile(saves, 0.5), "save_p99_ms": percentile(saves, 0.99), "entries": Double(ids.count),
             "insights_all_ms": percentile(insights, 0.5), "insights_year_ms": percentile(insightsYear, 0.5),
-            "memories_p50_ms": percentile(memories, 0.5), "memories_p95_ms": percentile(memories, 0.95)]
+            "memories_p50_ms": percentile(memories, 0.5), "memories_p95_ms": percentile(memories, 0.95),
+            "measure_search_p50_ms": percentile(measureSearches, 0.5), "measure_search_p95_ms": percentile(measureSearches, 0.95),
+            "measure_insights_all_ms": percentile(measureInsights, 0.5)]
 }
 
 /// The words of crash-test entry `number`: from a line to several pages, so that saves cross
@@ -135,6 +142,8 @@ do {
     switch (arguments.first, arguments.count) {
     case ("generate", 3):
         try generate(count: Int(arguments[1]) ?? 0, path: arguments[2])
+    case ("generate", 4) where arguments[3] == "--no-measures":
+        try generate(count: Int(arguments[1]) ?? 0, path: arguments[2], measures: false)
     case ("generate", 5) where arguments[3] == "--photos":
         try generate(count: Int(arguments[1]) ?? 0, path: arguments[2], photoFolder: arguments[4])
     case ("store", 2):
@@ -156,7 +165,7 @@ do {
     case ("peers", 3):
         try PeerFormats.write(SampleJournal(count: Int(arguments[1]) ?? 0), to: arguments[2])
     default:
-        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH [--photos FOLDER] | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST [--locked] | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
+        FileHandle.standardError.write(Data("usage: flourish-bench generate ENTRIES PATH [--photos FOLDER] [--no-measures] | store PATH | peers ENTRIES FOLDER | edit PATH | save-loop PATH FIRST [--locked] | locked PATH FOLDER ROUNDS | unpadded FOLDER\n".utf8))
         exit(2)
     }
 } catch {

@@ -125,6 +125,9 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }
+    public func measureInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MeasureInsight] {
+        try real.measureInsights(for: period, now: now, calendar: calendar)
+    }
 
     public func createTag(named name: String) throws(JournalError) -> Tag {
         if take(&saveFailures) { throw error }

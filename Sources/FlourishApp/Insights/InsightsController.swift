@@ -240,6 +240,11 @@ final class InsightsController {
                 summary.isVisible = true
             }
         }
+        // The measures after the rest: the page's first figures do not wait for them.
+        model.measureInsights(for: period) { [weak self] result in
+            guard let self, asked == generation else { return }
+            if case .success(let measures) = result { measureFigures.show(measures) } else { measureFigures.show([]) }
+        }
     }
 
     private func show(_ insights: Insights) {
@@ -292,7 +297,6 @@ final class InsightsController {
             label.alignStart()
             tagsBox.append(label)
         }
-        measureFigures.show(insights.measures)
         streaks.text = String(format: tr("Current streak: %@ · Longest: %@"), Self.days(insights.streaks.current),
                               Self.days(insights.streaks.longest))
         view.afterNextPaint { Trace.mark("insights shown") }

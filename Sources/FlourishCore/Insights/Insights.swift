@@ -175,9 +175,6 @@ public struct Insights: Sendable, Equatable {
     public var pixelDays: [Int: MoodAverage]
     /// The first and the last year with entries (nil in an empty journal): the years to choose from.
     public var years: ClosedRange<Int>?
-    /// Each measure of the journal, in its order, over the period: its values and the mood
-    /// that goes with them.
-    public var measures: [MeasureInsight] = []
 
     public init(days: [(day: Day, mood: MoodAverage)], moodCounts: [Int], weekdays: [MoodAverage], timesOfDay: [MoodAverage],
                 tags: [TagMood], tagsByMood: [[(tag: Tag, count: Int)]], streaks: Streaks,
@@ -207,7 +204,7 @@ public struct Insights: Sendable, Equatable {
         lhs.days.map(\.day) == rhs.days.map(\.day) && lhs.days.map(\.mood) == rhs.days.map(\.mood)
             && lhs.moodCounts == rhs.moodCounts && lhs.weekdays == rhs.weekdays && lhs.timesOfDay == rhs.timesOfDay
             && lhs.tags == rhs.tags && lhs.streaks == rhs.streaks && lhs.span == rhs.span
-            && lhs.pixelYear == rhs.pixelYear && lhs.pixelDays == rhs.pixelDays && lhs.years == rhs.years && lhs.measures == rhs.measures
+            && lhs.pixelYear == rhs.pixelYear && lhs.pixelDays == rhs.pixelDays && lhs.years == rhs.years
             && lhs.tagsByMood.map { $0.map(\.tag) } == rhs.tagsByMood.map { $0.map(\.tag) }
             && lhs.tagsByMood.map { $0.map(\.count) } == rhs.tagsByMood.map { $0.map(\.count) }
     }

@@ -10,4 +10,14 @@ extension JournalModel {
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
+
+    /// Each measure over `period` (see `JournalStore.measureInsights`), on the same queue, after
+    /// the figures asked for before it.
+    public func measureInsights(for period: InsightsPeriod, completion: @escaping @MainActor (Result<[MeasureInsight], JournalError>) -> Void) {
+        let (store, now) = (self.store, clock())
+        searching.async {
+            let result = Result { () throws(JournalError) in try store.measureInsights(for: period, now: now, calendar: .current) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
 }

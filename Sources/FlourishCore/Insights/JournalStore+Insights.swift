@@ -136,8 +136,6 @@ extension JournalStore {
                 }.prefix(Insights.tagsPerMood).map { $0 }
             }
 
-            insights.measures = try Self.measureInsights(lookup, wholeJournal: writtenHere, db)
-
             // Streaks run over the whole journal, along the date index alone.
             var streakClock = LocalClock(zone: zone)
             if !writtenHere {
@@ -226,11 +224,13 @@ struct MoodsByID {
             return mood < 0 ? nil : Int(mood)
         }
 
-        /// The entry's local day (its number), if it is one of the period's.
-        func day(_ id: Int64) -> Int? {
-            guard mood(id) != nil else { return nil }
-            if moods.isEmpty { return scattered[id]?.day }
-            return Int(days[Int(id - ids.lowerBound)])
+        /// The entry's mood and local day (its number), if it is one of the period's.
+        func moodAndDay(_ id: Int64) -> (mood: Int, day: Int)? {
+            guard ids.contains(id) else { return nil }
+            if moods.isEmpty { return scattered[id] }
+            let index = Int(id - ids.lowerBound)
+            let mood = moods[index]
+            return mood < 0 ? nil : (Int(mood), Int(days[index]))
         }
     }
 

@@ -13,6 +13,18 @@ extension JournalStore {
                     try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
                 }
             }
+            if !query.measures.isEmpty, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
+                // Values (and words) alone are answered by their indexes, never reading the
+                // entries' rows: through the entries, "energy >= 4" read a fifth of a
+                // 100,000-entry journal's rows one by one.
+                var parts = match == nil ? [] : ["SELECT rowid FROM entry_search WHERE entry_search MATCH ?"]
+                var arguments: StatementArguments = match.map { [$0] } ?? []
+                for measure in query.measures {
+                    parts.append("SELECT entry_id FROM entry_measure WHERE measure_id = ? AND value \(measure.comparison.sql) ?")
+                    arguments += [measure.measureID, measure.value]
+                }
+                return try reading { db in try Self.ids(db, sql: parts.joined(separator: " INTERSECT "), arguments: arguments) }
+            }
             let (filter, arguments) = Self.filter(query, match: match)
             return try reading { db in try Self.ids(db, sql: "SELECT id FROM entry \(filter)", arguments: arguments) }
         }

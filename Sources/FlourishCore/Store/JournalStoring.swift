@@ -54,6 +54,8 @@ public protocol JournalStoring: Sendable {
     func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory]
     /// The Insights page's figures for `period`, as of `now`, in the calendar's time zone.
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights
+    /// Each measure over `period`: its values and the mood by its steps or bands.
+    func measureInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MeasureInsight]
 
     /// Writes the whole journal in `format` to `path`; `progress` hears (done, total) and
     /// returns false to cancel. See `JournalStore.export`.

@@ -29,6 +29,9 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
     }
+    func measureInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MeasureInsight] {
+        try real.measureInsights(for: period, now: now, calendar: calendar)
+    }
     func export(_ format: ExportFormat, to path: String, calendar: Calendar, now: Date,
                 progress: (Int, Int) -> Bool) throws(ExportFailure) -> ExportResult {
         try real.export(format, to: path, calendar: calendar, now: now, progress: progress)

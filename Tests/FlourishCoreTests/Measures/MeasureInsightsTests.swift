@@ -27,10 +27,10 @@ final class MeasureInsightsTests: XCTestCase {
                                createdAt: start.addingTimeInterval(Double(row.day) * 86_400 + Double(index)))
         }
         _ = try store.save(try EntryDraft(title: "untracked", mood: .theBest).validated().get(), createdAt: start)
-        let insights = try store.insights(for: .all, now: start.addingTimeInterval(10 * 86_400), calendar: utc)
-        XCTAssertEqual(insights.measures.map(\.measure), [sleep, energy, steps], "every measure, in the journal's order")
+        let measures = try store.measureInsights(for: .all, now: start.addingTimeInterval(10 * 86_400), calendar: utc)
+        XCTAssertEqual(measures.map(\.measure), [sleep, energy, steps], "every measure, in the journal's order")
 
-        let night = try XCTUnwrap(insights.measures.first)
+        let night = try XCTUnwrap(measures.first)
         XCTAssertEqual(night.count, 9)
         XCTAssertEqual(night.average ?? 0, 61.0 / 9, accuracy: 1e-9)
         XCTAssertEqual(night.lowest, 4)
@@ -44,16 +44,18 @@ final class MeasureInsightsTests: XCTestCase {
         XCTAssertEqual(night.bands.map(\.mood.count), [2, 3, 2, 2], "each value in one band, 10 in the last")
         XCTAssertEqual(night.bands.map(\.mood.total), [0 + 1, 2 + 2 + 3, 3 + 4, 5 + 5])
 
-        let scale = insights.measures[1]
+        let scale = measures[1]
         XCTAssertEqual(scale.bands.map(\.lower), [1, 2, 3, 4, 5], "a scale's five steps")
         XCTAssertEqual(scale.bands.map(\.mood.count), [1, 1, 2, 1, 2])
         XCTAssertEqual(scale.bands[4].mood.mood, .theBest)
-        XCTAssertEqual(insights.measures[2].count, 0, "a measure without values is there, empty")
-        XCTAssertEqual(insights.measures[2].bands, [])
+        XCTAssertEqual(measures[2].count, 0, "a measure without values is there, empty")
+        XCTAssertEqual(measures[2].bands, [])
 
         // A period holds only its own entries' values.
-        let lastDays = try store.insights(for: .last30Days, now: start.addingTimeInterval(40 * 86_400), calendar: utc)
-        XCTAssertEqual(lastDays.measures.first?.count, 0)
+        let lastDays = try store.measureInsights(for: .last30Days, now: start.addingTimeInterval(40 * 86_400), calendar: utc)
+        XCTAssertEqual(lastDays.first?.count, 0)
+        let recent = try store.measureInsights(for: .last30Days, now: start.addingTimeInterval(10 * 86_400), calendar: utc)
+        XCTAssertEqual(recent.first?.count, 9, "within the last 30 days")
     }
 
     func testANumberTakingFewValuesGetsABandForEach() throws {
@@ -63,8 +65,8 @@ final class MeasureInsightsTests: XCTestCase {
             _ = try store.save(try EntryDraft(title: "\(index)", mood: mood, measures: [glasses.id: value]).validated().get(),
                                createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index) * 3_600))
         }
-        let insights = try store.insights(for: .all, now: Date(timeIntervalSince1970: 1_790_100_000), calendar: utc)
-        XCTAssertEqual(insights.measures.first?.bands.map(\.lower), [2, 8])
-        XCTAssertEqual(insights.measures.first?.bands.map(\.mood.count), [2, 1])
+        let measures = try store.measureInsights(for: .all, now: Date(timeIntervalSince1970: 1_790_100_000), calendar: utc)
+        XCTAssertEqual(measures.first?.bands.map(\.lower), [2, 8])
+        XCTAssertEqual(measures.first?.bands.map(\.mood.count), [2, 1])
     }
 }
