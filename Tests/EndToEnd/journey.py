@@ -1695,6 +1695,97 @@ def memories_come_back_on_their_day():
     app.kill()
 
 
+def measures_are_kept_searched_and_charted():
+    print("journey: a measure is added in Preferences, recorded in the form, found and charted", flush=True)
+    # A scale comes with an export (as a journal moved from another machine brings its own).
+    brought = os.path.join(WORK, "measures.json")
+    earlier = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    with open(brought, "w", encoding="utf-8") as file:
+        json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z", "tags": [],
+                   "measures": [{"uuid": "5ca1e000-0000-4000-8000-000000000001", "name": "Energy", "kind": "scale"}],
+                   "entries": [{"uuid": "00000000-0000-4000-8000-0000000000e1", "title": "Slow Sunday", "body": "",
+                                "mood": 3, "mood_title": "meh", "created_at": earlier, "tags": [], "measures": {"Energy": 2}}]}, file)
+    journal = os.path.join(WORK, "measures.sqlite")
+    subprocess.run([BINARY, "--database", journal, "--import", brought], check=True, capture_output=True)
+    app = Flourish(journal, XDG_CONFIG_HOME=os.path.join(WORK, "measures-config"))
+    app.wait("the Title field", "text", "Title")
+
+    keys("ctrl+comma")
+    press(app.wait("Preferences' Measures button", "push button", "Measures…"))
+    app.wait("the Energy row", "text", "Name of “Energy”")
+    name = app.wait("the new measure's name", "text", "Name of the new measure")
+    name.queryEditableText().setTextContents("Sleep")
+    app.find("text", "Unit of the new measure").queryEditableText().setTextContents("hours")
+    app.find("text", "Lowest value of the new measure").queryEditableText().setTextContents("0")
+    app.find("text", "Highest value of the new measure").queryEditableText().setTextContents("24")
+    press(app.wait("Add Measure", "push button", "Add Measure"))
+    app.wait("the Sleep row", "text", "Name of “Sleep”")
+    check("Preferences → Measures adds a number with its unit and range", app.find("text", "Unit of “Sleep”") is not None)
+    press(app.wait("Move Sleep up", "push button", "Move “Sleep” up"))
+    wait_for("Sleep first", lambda: app.find("push button", "Move “Sleep” up") and not app.find("push button", "Move “Sleep” up").getState().contains(pyatspi.STATE_SENSITIVE))
+    check("Move up puts it first", True)
+    keys("ctrl+z")
+    wait_for("the move undone", lambda: not app.find("push button", "Move “Energy” up").getState().contains(pyatspi.STATE_SENSITIVE))
+    check("Ctrl+Z takes the move back", True)
+    screenshot("measures-window.png")
+    keys("Escape")
+    wait_for("the Measures window to close", lambda: app.find("text", "Name of “Sleep”") is None)
+    keys("Escape")
+
+    # The form: its fields, empty; a value and a step; saved.
+    title = app.wait("the Title field", "text", "Title")
+    sleep = app.wait("the form's Sleep field", "text", "Sleep")
+    check("the form offers the measures, empty", text_of(sleep) == "")
+    title.queryEditableText().setTextContents("Short night")
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "the worst")
+    keys("Down", "Down", "Down", "Down", "Return")
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    sleep.queryEditableText().setTextContents("5.5")
+    step = app.wait("Energy's fourth step", "push button", "Energy, 4 of 5")
+    press(step)
+    wait_for("the step to be pressed", lambda: selected(step))
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    with sqlite3.connect(journal) as db:
+        stored = db.execute("""SELECT measure.name, entry_measure.value FROM entry_measure JOIN measure ON measure.id = measure_id
+                               JOIN entry ON entry.id = entry_id WHERE entry.title = 'Short night' ORDER BY measure.name""").fetchall()
+    check("the values are in the journal file", stored == [("Energy", 4.0), ("Sleep", 5.5)])
+    check("the form starts again empty", text_of(app.find("text", "Sleep")) == "")
+
+    # Found by value in the search bar, and shown on the entry.
+    keys("alt+2")
+    app.wait("the new row", "label", "Short night")
+    keys("ctrl+f")
+    search = wait_for("the Search field", lambda: find_any(app.app, "Search"))
+    wait_for("focus in Search", lambda: focused(search))
+    type_text("energy < 3")
+    app.wait("one entry found", "label", "1 entry")
+    check("“energy < 3” finds the entry with a 2, not the one with a 4",
+          wait_for("Slow Sunday alone", lambda: app.find("label", "Slow Sunday") and not app.find("label", "Short night")))
+    keys("ctrl+a")
+    type_text("sleep < 6")
+    wait_for("Short night alone", lambda: app.find("label", "Short night") and not app.find("label", "Slow Sunday"))
+    check("“sleep < 6” finds the short night", True)
+    keys("Escape")
+
+    # Insights: the figures in words, as a screen reader reads them.
+    keys("alt+3")
+    app.wait("the Insights page", "label", "Mood count")
+    app.wait("mood by Energy", "label", "Mood by Energy")
+    with sqlite3.connect(journal) as db:
+        (mood,) = db.execute("SELECT mood FROM entry WHERE title = 'Short night'").fetchone()
+    said = f"4 of 5: {['the best', 'really good', 'okay', 'meh', 'not so great', 'the worst'][mood]}, {5 - mood:.1f} on average, 1 entry"
+    check("Insights say the mood at each step, from the file's entries", app.wait("step 4", "label", said) is not None)
+    check("a step without entries says so", app.find("label", "3 of 5: no entries") is not None)
+    check("and each measure's values in words", app.wait("Sleep's summary", "label", "5.5 hours on average, from 5.5 hours to 5.5 hours, on 1 entry") is not None)
+    screenshot("measures-insights.png")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def locked_keyring_is_never_asked_to_unlock():
     """Locks the session's login keyring, and leaves it locked: the last journey for that reason."""
     print("journey: with the desktop's keyring locked, the journal locked behind its page asks for no keyring password", flush=True)
@@ -1758,6 +1849,7 @@ def main():
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
+                measures_are_kept_searched_and_charted,
                 # Last: it leaves the session's keyring locked.
                 locked_keyring_is_never_asked_to_unlock]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
