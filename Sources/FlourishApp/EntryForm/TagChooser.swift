@@ -131,9 +131,6 @@ final class TagChooser {
     }
 
     private func showMessage(_ message: String?) {
-        addError.text = message ?? ""
-        addError.isVisible = message != nil
-        addField.setAccessibleInvalid(message != nil)
-        addField.setAccessibleDescription(message ?? "")
+        FieldProblem.say(message, in: addError, about: addField, focus: false)
     }
 }

@@ -97,11 +97,7 @@ final class MeasureRow {
     }
 
     func showMessage(_ message: String?) {
-        problem.text = message ?? ""
-        problem.isVisible = message != nil
-        nameField.setAccessibleInvalid(message != nil)
-        nameField.setAccessibleDescription(message ?? "")
-        if message != nil { nameField.grabFocus() }
+        FieldProblem.say(message, in: problem, about: nameField)
     }
 }
 

@@ -217,11 +217,7 @@ final class MeasuresWindow {
     }
 
     private func showAddProblem(_ message: String?) {
-        addProblem.text = message ?? ""
-        addProblem.isVisible = message != nil
-        nameField.setAccessibleInvalid(message != nil)
-        nameField.setAccessibleDescription(message ?? "")
-        if message != nil { _ = nameField.grabFocus() }
+        FieldProblem.say(message, in: addProblem, about: nameField)
     }
 
     private func change(_ measure: Measure, to definition: MeasureDefinition, row: MeasureRow) {

@@ -69,10 +69,6 @@ final class TagRow {
     }
 
     func showMessage(_ message: String?) {
-        problem.text = message ?? ""
-        problem.isVisible = message != nil
-        nameField.setAccessibleInvalid(message != nil)
-        nameField.setAccessibleDescription(message ?? "")
-        if message != nil { nameField.grabFocus() }
+        FieldProblem.say(message, in: problem, about: nameField)
     }
 }
