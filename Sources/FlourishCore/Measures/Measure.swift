@@ -132,6 +132,22 @@ public enum MeasureValues {
         return values
     }
 
+    /// Values by the measures' uuids, as an earlier version keeps them: "uuid=value uuid=value".
+    static func text(byUUID values: [String: Double]) -> String {
+        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// Reads `text(byUUID:)` back; anything that is not a uuid and a finite number is left out.
+    static func valuesByUUID(_ text: String) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for pair in text.split(separator: " ") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, let value = Double(parts[1]), value.isFinite else { continue }
+            values[String(parts[0])] = value
+        }
+        return values
+    }
+
     /// A value without a needless ".0" ("7", "7.5"), in the person's locale's digits and point.
     public static func number(_ value: Double) -> String {
         value.formatted(.number.precision(.fractionLength(0...2)).grouping(.never))

@@ -12,6 +12,8 @@ public struct EarlierVersion: Sendable, Equatable, Identifiable {
     public let updatedAt: Date?
     /// Its tags, by name.
     public let tags: [String]
+    /// Its values for measures, by the measures' uuids (empty for none, or kept before measures).
+    public var measures: [String: Double] = [:]
 
     /// Whether `entry` (with its tags' names) already says what this version says.
     public func isSame(as entry: Entry, tags names: [String]) -> Bool {

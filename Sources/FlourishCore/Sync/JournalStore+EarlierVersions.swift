@@ -11,9 +11,11 @@ extension JournalStore {
                 .compactMap { row -> EarlierVersion? in
                     guard let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:)),
                           let createdAt = StoredDate.parse((row["created_at"] as DatabaseValue).storage) else { return nil }
-                    return EarlierVersion(id: row["id"], entryUUID: uuid, title: row["title"], body: row["body"], mood: mood,
-                                          createdAt: createdAt, updatedAt: StoredDate.parse((row["updated_at"] as DatabaseValue).storage),
-                                          tags: (row["tags"] as String).split(separator: "\n").map(String.init))
+                    var version = EarlierVersion(id: row["id"], entryUUID: uuid, title: row["title"], body: row["body"], mood: mood,
+                                                 createdAt: createdAt, updatedAt: StoredDate.parse((row["updated_at"] as DatabaseValue).storage),
+                                                 tags: (row["tags"] as String).split(separator: "\n").map(String.init))
+                    version.measures = MeasureValues.valuesByUUID((row["measures"] as String?) ?? "")
+                    return version
                 }
         }
     }
@@ -30,17 +32,24 @@ extension JournalStore {
                   try Int64.fetchOne(db, sql: "SELECT id FROM entry WHERE uuid = ?", arguments: [version.entryUUID]) == id
             else { throw JournalError.entryMissing }
             try db.execute(sql: """
-                INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
+                INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at,
+                                           measures)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?)
                 """, arguments: [version.entryUUID, replaced.title, replaced.body, replaced.mood, replaced.createdAt, replaced.updatedAt,
-                                 replaced.latitude, replaced.longitude, replaced.accuracy, (replaced.tags ?? []).joined(separator: "\n")])
+                                 replaced.latitude, replaced.longitude, replaced.accuracy, (replaced.tags ?? []).joined(separator: "\n"),
+                                 MeasureValues.text(byUUID: replaced.measures ?? [:])])
             // Synced, the replaced version travels too, so every machine keeps it.
             try db.execute(sql: """
                 INSERT INTO sync_change (kind, name) SELECT 'version', ? WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
                 """, arguments: [String(db.lastInsertedRowID)])
+            // Its values, for the measures still here; a version kept without any leaves the entry's.
+            var values: [Int64: Double] = [:]
+            for (uuid, value) in version.measures {
+                if let measure = try Int64.fetchOne(db, sql: "SELECT id FROM measure WHERE uuid = ?", arguments: [uuid]) { values[measure] = value }
+            }
             let entry = try JournalStore.update(id: id, with: NewEntry(title: version.title, body: version.body, mood: version.mood,
                                                                        location: nil, date: version.createdAt, tagIDs: Set(tagIDs),
-                                                                       photos: nil),
+                                                                       photos: nil, measures: version.measures.isEmpty ? nil : values),
                                                 updatedAt: updatedAt, db)
             try db.execute(sql: "DELETE FROM entry_version WHERE id = ?", arguments: [version.id])
             return entry

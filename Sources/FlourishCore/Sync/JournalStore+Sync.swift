@@ -257,6 +257,8 @@ extension JournalStore {
 
     static func keptVersion(id: Int64, _ db: Database) throws -> SyncChange? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry_version WHERE id = ?", arguments: [id]) else { return nil }
-        return entryChange(.version, row, uuid: row["entry_uuid"], tags: (row["tags"] as String).split(separator: "\n").map(String.init))
+        var version = entryChange(.version, row, uuid: row["entry_uuid"], tags: (row["tags"] as String).split(separator: "\n").map(String.init))
+        version.measures = MeasureValues.valuesByUUID((row["measures"] as String?) ?? "")
+        return version
     }
 }

@@ -281,10 +281,11 @@ struct SyncApplier {
         guard !same else { return false }
         let photos = EntryPhoto.text(try JournalStore.localPhotos(change.photos ?? [], db))
         try db.execute(sql: """
-            INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at, photos)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?)
+            INSERT INTO entry_version (entry_uuid, title, body, mood, created_at, updated_at, latitude, longitude, accuracy, tags, kept_at, photos,
+                                       measures)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?, ?)
             """, arguments: [change.uuid, change.title, change.body, change.mood, change.createdAt, change.updatedAt,
-                             change.latitude, change.longitude, change.accuracy, tags, photos])
+                             change.latitude, change.longitude, change.accuracy, tags, photos, MeasureValues.text(byUUID: change.measures ?? [:])])
         if send {
             try db.execute(sql: "INSERT INTO sync_change (kind, name) VALUES ('version', ?)", arguments: [String(db.lastInsertedRowID)])
         }

@@ -164,4 +164,40 @@ final class MeasureSyncTests: XCTestCase {
             }
         }
     }
+
+    func testAnEditThatLostAConflictKeepsItsValuesAndTakenBackGivesThemBack() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        let sleep = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number))
+        let shared = try save(laptop, "Sunday", [sleep.id: 7], at: 1_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        try setUp(desktop, expecting: .joined)
+        try desktop.syncNow()
+        let desktopSleep = try XCTUnwrap(try desktop.store.measures().first).id
+
+        // Apart: the laptop says 5 hours, the desktop (later) 9.
+        func edit(_ machine: SyncMachine, _ sleepID: Int64, _ hours: Double, at seconds: Double) throws {
+            let id = try XCTUnwrap(try machine.store.entries(ids: try machine.store.entryIDs()).first { $0.uuid == shared.uuid }).id
+            _ = try machine.store.update(id: id, with: try EntryDraft(title: "Sunday", mood: .okay, measures: [sleepID: hours]).validated().get(),
+                                         updatedAt: Date(timeIntervalSince1970: 1_700_000_000 + seconds))
+        }
+        try edit(laptop, sleep.id, 5, at: 5_000)
+        try edit(desktop, desktopSleep, 9, at: 6_000)
+        try laptop.syncNow()
+        try desktop.syncNow()
+        try laptop.syncNow()
+        for machine in [laptop, desktop] {
+            XCTAssertEqual(try values(machine)["Sunday"], ["Sleep": 9], "the later edit wins")
+            let kept = try machine.store.earlierVersions(of: shared.uuid)
+            XCTAssertEqual(kept.map(\.measures), [[sleep.uuid: 5]], "the lost edit is kept with its value, on both")
+        }
+        let id = try XCTUnwrap(try laptop.store.entries(ids: try laptop.store.entryIDs()).first { $0.uuid == shared.uuid }).id
+        let back = try laptop.store.useEarlierVersion(try XCTUnwrap(try laptop.store.earlierVersions(of: shared.uuid).first), forEntry: id,
+                                                      updatedAt: Date(timeIntervalSince1970: 1_700_010_000))
+        XCTAssertEqual(back.measures, [sleep.id: 5], "taken back, with its value")
+        XCTAssertEqual(try laptop.store.earlierVersions(of: shared.uuid).map(\.measures), [[sleep.uuid: 9]], "and the one it replaced is kept")
+        try laptop.syncNow()
+        try desktop.syncNow()
+        XCTAssertEqual(try values(desktop)["Sunday"], ["Sleep": 5])
+    }
 }
