@@ -243,7 +243,10 @@ final class InsightsController {
         // The measures after the rest: the page's first figures do not wait for them.
         model.measureInsights(for: period) { [weak self] result in
             guard let self, asked == generation else { return }
-            if case .success(let measures) = result { measureFigures.show(measures) } else { measureFigures.show([]) }
+            switch result {
+            case .success(let measures): measureFigures.show(measures)
+            case .failure(let error): measureFigures.show(failure: error.errorDescription ?? tr("The measures could not be read."))
+            }
         }
     }
 

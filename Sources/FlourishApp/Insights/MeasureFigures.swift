@@ -124,6 +124,16 @@ final class MeasureFigures {
         }
     }
 
+    /// Says that the measures could not be read, where they would be.
+    func show(failure message: String) {
+        show([])
+        let label = Label(message)
+        label.alignStart()
+        label.enableWrapping()
+        view.append(label)
+        view.isVisible = true
+    }
+
     /// Shows the period's measures (none: the section is not shown).
     func show(_ measures: [MeasureInsight]) {
         view.removeAll()

@@ -14,13 +14,16 @@ enum MeasureNumbers {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return .empty }
         let mark = locale.decimalSeparator ?? "."
-        let normal = mark == "." ? trimmed : trimmed.replacingOccurrences(of: mark, with: ".")
+        // The minus sign some languages write (U+2212) is a minus.
+        var normal = trimmed.replacingOccurrences(of: "\u{2212}", with: "-")
+        if mark != "." { normal = normal.replacingOccurrences(of: mark, with: ".") }
         guard let value = Double(normal), value.isFinite else { return .notANumber }
         return .number(value)
     }
 
-    /// A number as a field shows it (the locale's mark, no needless ".0").
+    /// A number as a field shows it: the locale's mark, no needless ".0", and every digit it
+    /// has (a field that rounded would change the value at the next save of the entry).
     static func text(_ value: Double?) -> String {
-        value.map { MeasureValues.number($0) } ?? ""
+        value.map { $0.formatted(.number.precision(.fractionLength(0...12)).grouping(.never)) } ?? ""
     }
 }

@@ -88,7 +88,7 @@ final class MeasureRow {
     /// Keeps what the fields say, if it changed and reads as a definition.
     func apply() {
         switch MeasureRange.read(lowest: lowestField.text, highest: highestField.text) {
-        case .failure(let problem): showMessage(problem.message)
+        case .failure(let problem): FieldProblem.say(problem.message, in: self.problem, about: lowestField)
         case .success(let range):
             let definition = MeasureDefinition(name: nameField.text, kind: measure.kind, unit: unitField.text, range: range)
             guard definition.validated().map({ $0 != measure.definition }) != .success(false) else { return }
@@ -97,6 +97,7 @@ final class MeasureRow {
     }
 
     func showMessage(_ message: String?) {
+        if message == nil { FieldProblem.say(nil, in: problem, about: lowestField, focus: false) }
         FieldProblem.say(message, in: problem, about: nameField)
     }
 }

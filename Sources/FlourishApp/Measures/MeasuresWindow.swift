@@ -197,7 +197,7 @@ final class MeasuresWindow {
         let kind: MeasureKind = kindChoice.selected == 1 ? .scale : .number
         let range: ClosedRange<Double>?
         switch kind == .scale ? .success(nil) : MeasureRange.read(lowest: lowestField.text, highest: highestField.text) {
-        case .failure(let problem): return showAddProblem(problem.message)
+        case .failure(let problem): return FieldProblem.say(problem.message, in: addProblem, about: lowestField)
         case .success(let read): range = read
         }
         let definition = MeasureDefinition(name: nameField.text, kind: kind, unit: unitField.text, range: range)
@@ -217,6 +217,7 @@ final class MeasuresWindow {
     }
 
     private func showAddProblem(_ message: String?) {
+        if message == nil { FieldProblem.say(nil, in: addProblem, about: lowestField, focus: false) }
         FieldProblem.say(message, in: addProblem, about: nameField)
     }
 
@@ -297,11 +298,13 @@ final class MeasuresWindow {
 
     /// Takes back the latest change.
     func undo() {
-        guard let change = undoable.popLast(), !isUndoing else { return }
+        guard !isUndoing, let change = undoable.popLast() else { return }
         isUndoing = true
         let done: @MainActor (JournalError?) -> Void = { [weak self] error in
             guard let self else { return }
             isUndoing = false
+            // Not taken back: it stays to be tried again (a deleted measure keeps its values).
+            if error != nil { undoable.append(change) }
             showUndo()
             if let error {
                 alerts.showMessage(title: tr("Error"), message: error.errorDescription ?? tr("The change could not be undone."))

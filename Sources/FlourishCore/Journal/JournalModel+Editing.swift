@@ -36,7 +36,8 @@ extension JournalModel {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     let names = self.tagNames(entry.tagIDs)
-                    completion(versions.filter { !$0.isSame(as: entry, tags: names) })
+                    let values = Dictionary(uniqueKeysWithValues: entry.measures.compactMap { id, value in self.measure(id).map { ($0.uuid, value) } })
+                    completion(versions.filter { !$0.isSame(as: entry, tags: names, measures: values) })
                 }
             }
         }

@@ -136,8 +136,9 @@ public final class JournalModel {
         unreadable.removeAll()
         // Ids no one has asked for yet are read fresh when they are.
         if isLoaded || isLoading { load() }
-        // Another program may have added, renamed or removed tags too.
+        // Another program (a sync, an import) may have added, renamed or removed tags and measures too.
         loadTags()
+        loadMeasures()
     }
 
     // MARK: - Health

@@ -18,7 +18,7 @@ extension JournalStore {
     }
 
     static func measures(_ db: Database) throws -> [Measure] {
-        try Row.fetchAll(db, sql: "SELECT * FROM measure ORDER BY position, id").compactMap(Self.measure)
+        try Row.fetchAll(db, sql: "SELECT * FROM measure ORDER BY position, uuid").compactMap(Self.measure)
     }
 
     /// A row of `measure` as a `Measure`; nil for one a hand edit spoiled (an unknown kind).
@@ -79,21 +79,26 @@ extension JournalStore {
     /// Moves the measure to `index` in the order (0 is first); the others keep theirs around it.
     public func moveMeasure(id: Int64, to index: Int) throws(JournalError) {
         try writing { db in
-            var order = try Int64.fetchAll(db, sql: "SELECT id FROM measure ORDER BY position, id")
+            var order = try Int64.fetchAll(db, sql: "SELECT id FROM measure ORDER BY position, uuid")
             guard let from = order.firstIndex(of: id) else { throw JournalError.measureMissing }
             order.remove(at: from)
             order.insert(id, at: max(0, min(index, order.count)))
-            try Self.setOrder(order, db)
+            try Self.setOrder(order, moved: id, db)
         }
     }
 
     /// When a definition changed, as sync compares them (the later change wins).
     static let measureStamp = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 
-    private static func setOrder(_ order: [Int64], _ db: Database) throws {
+    /// Numbers the measures 0, 1, 2… in `order`. Only `moved` (the one the person moved, or put
+    /// back) is stamped as changed: the others only made room, and a definition changed elsewhere
+    /// meanwhile must not lose to a stamp they did not earn.
+    private static func setOrder(_ order: [Int64], moved: Int64? = nil, _ db: Database) throws {
         for (position, id) in order.enumerated() {
-            try db.execute(sql: "UPDATE measure SET position = ?, changed_at = \(measureStamp) WHERE id = ? AND position != ?",
-                           arguments: [position, id, position])
+            try db.execute(sql: "UPDATE measure SET position = ? WHERE id = ? AND position != ?", arguments: [position, id, position])
+        }
+        if let moved {
+            try db.execute(sql: "UPDATE measure SET changed_at = \(measureStamp) WHERE id = ?", arguments: [moved])
         }
     }
 
@@ -106,9 +111,9 @@ extension JournalStore {
             for value in try Row.fetchAll(db, sql: "SELECT entry_id, value FROM entry_measure WHERE measure_id = ?", arguments: [id]) {
                 values[value["entry_id"]] = value["value"]
             }
-            let position = try Int64.fetchAll(db, sql: "SELECT id FROM measure ORDER BY position, id").firstIndex(of: id) ?? 0
+            let position = try Int64.fetchAll(db, sql: "SELECT id FROM measure ORDER BY position, uuid").firstIndex(of: id) ?? 0
             try db.execute(sql: "DELETE FROM measure WHERE id = ?", arguments: [id])
-            try Self.setOrder(try Int64.fetchAll(db, sql: "SELECT id FROM measure ORDER BY position, id"), db)
+            try Self.setOrder(try Int64.fetchAll(db, sql: "SELECT id FROM measure ORDER BY position, uuid"), db)
             return DeletedMeasure(measure: measure, position: position, values: values)
         }
     }
@@ -133,7 +138,7 @@ extension JournalStore {
                 UPDATE entry SET updated_at = max(strftime('%Y-%m-%d %H:%M:%f', 'now'), coalesce(updated_at, created_at))
                 WHERE id IN (SELECT entry_id FROM entry_measure WHERE measure_id = ?) AND EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal')
                 """, arguments: [measure.id])
-            var order = try Int64.fetchAll(db, sql: "SELECT id FROM measure WHERE id != ? ORDER BY position, id", arguments: [measure.id])
+            var order = try Int64.fetchAll(db, sql: "SELECT id FROM measure WHERE id != ? ORDER BY position, uuid", arguments: [measure.id])
             order.insert(measure.id, at: min(deleted.position, order.count))
             try Self.setOrder(order, db)
             return measure

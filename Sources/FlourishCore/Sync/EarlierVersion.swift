@@ -15,9 +15,10 @@ public struct EarlierVersion: Sendable, Equatable, Identifiable {
     /// Its values for measures, by the measures' uuids (empty for none, or kept before measures).
     public var measures: [String: Double] = [:]
 
-    /// Whether `entry` (with its tags' names) already says what this version says.
-    public func isSame(as entry: Entry, tags names: [String]) -> Bool {
+    /// Whether `entry` (with its tags' names, and its values by the measures' uuids) already
+    /// says what this version says. A version kept without values says nothing of them.
+    public func isSame(as entry: Entry, tags names: [String], measures values: [String: Double] = [:]) -> Bool {
         title == entry.title && body == entry.body && mood == entry.mood && createdAt == entry.createdAt
-            && Set(tags.map(TagName.key)) == Set(names.map(TagName.key))
+            && Set(tags.map(TagName.key)) == Set(names.map(TagName.key)) && (measures.isEmpty || measures == values)
     }
 }

@@ -28,7 +28,7 @@ extension JournalStore {
         for uuid in try String.fetchAll(db, sql: "SELECT uuid FROM sync_measure_gone ORDER BY uuid") {
             if let change = try measureChange(uuid: uuid, db) { changes.append(change) }
         }
-        changes += try Row.fetchAll(db, sql: "SELECT * FROM measure ORDER BY position, id").map(definitionChange)
+        changes += try Row.fetchAll(db, sql: "SELECT * FROM measure ORDER BY position, uuid").map(definitionChange)
         return changes
     }
 
@@ -66,8 +66,13 @@ extension SyncApplier {
         let at = try time(change.at)
         if change.kind == .deleteMeasure {
             if let local = try Row.fetchOne(db, sql: "SELECT id, changed_at FROM measure WHERE uuid = ?", arguments: [uuid]) {
-                // Changed here after it was deleted there: it stands (and its change travels).
-                guard stamp(local["changed_at"]) <= stamp(at) else { return }
+                // Changed here after it was deleted there: it stands, and goes back there whole,
+                // its definition and every entry's value (which went there with the deletion).
+                guard stamp(local["changed_at"]) <= stamp(at) else {
+                    try db.execute(sql: "INSERT INTO sync_change (kind, name) VALUES ('measure', ?)", arguments: [uuid])
+                    try resendEntries(withValuesOf: local["id"])
+                    return
+                }
                 try db.execute(sql: "DELETE FROM measure WHERE id = ?", arguments: [local["id"] as Int64])
                 receipt.received += 1
             }
@@ -78,33 +83,50 @@ extension SyncApplier {
             return
         }
         guard let kind = change.measureKind.flatMap(MeasureKind.init(rawValue:)),
-              case .success(let definition) = MeasureDefinition(name: change.name ?? "", kind: kind, unit: change.unit ?? "",
+              case .success(let valid) = MeasureDefinition(name: change.name ?? "", kind: kind, unit: change.unit ?? "",
                                                                 range: Self.range(change.lowest, change.highest)).validated(),
               (change.position ?? 0) >= 0
         else { throw JournalError.other(reason: JournalStore.invalidBatch) }
         // Deleted here after this version was made: it stays deleted.
         if let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid]),
            stamp(gone) >= stamp(at) { return }
-        let key = MeasureDefinition.key(definition.name)
+        let key = MeasureDefinition.key(valid.name)
         var local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+        var definition = valid
         // Another measure of this name here: one of the two gives way, the same on every machine.
-        if let other = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE key = ? AND uuid != ?", arguments: [key, uuid]) {
+        if let other = try Row.fetchOne(db, sql: "SELECT id, uuid, kind, name FROM measure WHERE key = ? AND uuid != ?", arguments: [key, uuid]) {
             let otherUUID: String = other["uuid"]
-            guard uuid < otherUUID, local == nil else { return } // this one gives way to the one here
-            try adopt(uuid, into: other["id"])
-            local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+            if other["kind"] as String != kind.rawValue {
+                // Not one kind (a scale's steps are not a number's values): both stay, and the
+                // one whose uuid sorts last is called "Name (2)", here and on every machine.
+                if uuid < otherUUID {
+                    let second = Self.secondName(other["name"])
+                    try db.execute(sql: "UPDATE measure SET name = ?, key = ? WHERE id = ?",
+                                   arguments: [second, MeasureDefinition.key(second), other["id"] as Int64])
+                } else {
+                    definition.name = Self.secondName(definition.name)
+                }
+            } else {
+                guard uuid < otherUUID, local == nil else { return } // this one gives way to the one here
+                try adopt(uuid, into: other["id"])
+                local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+            }
         }
+        let newKey = MeasureDefinition.key(definition.name)
+        // Its new name taken here by another measure (two renamed across each other): it waits
+        // under its name here for a later change, rather than breaking the journal's rule.
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM measure WHERE key = ? AND uuid != ?", arguments: [newKey, uuid]) == true { return }
         try db.execute(sql: "DELETE FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid])
         if let local {
             guard stamp(at) > stamp(local["changed_at"]) else { return }
             try db.execute(sql: """
                 UPDATE measure SET name = ?, key = ?, unit = ?, lowest = ?, highest = ?, position = ?, changed_at = ? WHERE id = ?
-                """, arguments: [definition.name, key, definition.unit, definition.range?.lowerBound, definition.range?.upperBound,
+                """, arguments: [definition.name, newKey, definition.unit, definition.range?.lowerBound, definition.range?.upperBound,
                                  change.position ?? 0, at, local["id"] as Int64])
         } else {
             try db.execute(sql: """
                 INSERT INTO measure (uuid, name, key, kind, unit, lowest, highest, position, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [uuid, definition.name, key, kind.rawValue, definition.unit, definition.range?.lowerBound,
+                """, arguments: [uuid, definition.name, newKey, kind.rawValue, definition.unit, definition.range?.lowerBound,
                                  definition.range?.upperBound, change.position ?? 0, at])
         }
         receipt.received += 1
@@ -114,10 +136,21 @@ extension SyncApplier {
     /// wins): its entries' values stay, and travel again under it, as edits made now.
     private func adopt(_ uuid: String, into id: Int64) throws {
         try db.execute(sql: "UPDATE measure SET uuid = ? WHERE id = ?", arguments: [uuid, id])
-        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
         // Logged by hand: the triggers are quiet while a batch applies. The definition travels
         // under its new name too: when it is the later one, it is the one every machine keeps.
         try db.execute(sql: "INSERT INTO sync_change (kind, name) VALUES ('measure', ?)", arguments: [uuid])
+        try resendEntries(withValuesOf: id)
+    }
+
+    /// "Energy (2)": the name a measure of another kind takes beside one of its name.
+    static func secondName(_ name: String) -> String {
+        String(name.prefix(MeasureDefinition.maximumNameLength - 4)).trimmingCharacters(in: .whitespaces) + " (2)"
+    }
+
+    /// The entries carrying a value of measure `id` become edits made now, to send (logged by
+    /// hand: the triggers are quiet while a batch applies), so their values travel again.
+    private func resendEntries(withValuesOf id: Int64) throws {
+        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
         try db.execute(sql: """
             INSERT INTO sync_change (kind, name, detail)
             SELECT 'entry', uuid, coalesce(updated_at, created_at) FROM entry WHERE id IN (SELECT entry_id FROM entry_measure WHERE measure_id = ?)

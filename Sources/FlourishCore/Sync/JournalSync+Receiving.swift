@@ -31,12 +31,13 @@ extension JournalSync {
             waiting[file.machine, default: []].append(file)
         }
         counter.expect(waiting.values.reduce(0) { $0 + $1.count })
+        let opened = try measuresFirst(waiting)
         for machine in waiting.keys.sorted() {
             for file in waiting[machine, default: []].sorted(by: { $0.number < $1.number }) {
                 defer { counter.step() }
                 let batch: SyncBatch
                 do {
-                    batch = try open(file, as: SyncBatch.self)
+                    if let read = opened[file.text] { batch = read } else { batch = try open(file, as: SyncBatch.self) }
                 } catch .refusedFile(let refused) {
                     // Nothing of it is applied. A later file that follows it waits below; one
                     // that does not (a name someone else took first) goes on. It is read
@@ -63,6 +64,29 @@ extension JournalSync {
             }
         }
         try tellMissing(state, heard: heard, applied: applied, into: &report)
+    }
+
+    /// Opens the waiting batches and applies every measure's definition and deletion they
+    /// carry before any of their entries: batches are applied machine by machine, and a
+    /// machine's entries may give values for a measure another machine made, whose batch would
+    /// otherwise come after them (and the values be dropped, the measure not being here yet).
+    /// A definition applied early is applied again, to no effect, with its batch. Returns the
+    /// batches opened, by name; one that does not open is left for the loop to report.
+    private func measuresFirst(_ waiting: [String: [SyncFileName]]) throws(SyncError) -> [String: SyncBatch] {
+        var opened: [String: SyncBatch] = [:]
+        for file in waiting.values.joined() {
+            guard let batch = try? open(file, as: SyncBatch.self) else { continue }
+            opened[file.text] = batch
+            // Each change is weighed by its stamp against the measure here, so the order of the
+            // batches does not matter. One that is not Flourish's is refused with its batch, below.
+            guard let measures = batch.measures, !measures.isEmpty else { continue }
+            do {
+                _ = try store.apply([], measures: measures, fileName: file.text, fromSnapshot: false, holding: [])
+            } catch .refusedFile {
+                opened[file.text] = nil
+            }
+        }
+        return opened
     }
 
     /// Files of the machine ids an old key of the journal wrote under: removed when they do not

@@ -238,4 +238,32 @@ final class MeasuresUITests: XCTestCase {
             XCTAssertEqual(page.measureFigures.parts[1].bands.count, 0)
         }
     }
+
+    func testAFieldShowsEveryDigitOfAValueSoAnEditLeavesItAsItWas() {
+        for value in [7.0 + 1.0 / 3.0, 0.1, 12_345.678_9, -2.5] {
+            guard case .number(let read) = MeasureNumbers.read(MeasureNumbers.text(value)) else { return XCTFail("\(value)") }
+            XCTAssertEqual(read, value, accuracy: 1e-12, "\(value) shown and read back")
+        }
+        XCTAssertEqual(MeasureNumbers.read("\u{2212}2"), .number(-2), "a minus sign as some languages write it")
+        XCTAssertEqual(MeasureNumbers.read("7,5", locale: Locale(identifier: "fr_FR")), .number(7.5))
+        XCTAssertEqual(MeasureNumbers.read("  "), .empty)
+        XCTAssertEqual(MeasureNumbers.read("five"), .notANumber)
+    }
+
+    func testAnUndoThatCannotBeDoneStaysToBeTriedAgain() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let window = try openMeasures(harness)
+            add(window, harness, name: "Sleep")
+            try XCTUnwrap(window.row(named: "Sleep")).deleteButton.click()
+            harness.waitUntil("deleted") { harness.model.measures.isEmpty }
+            add(window, harness, name: "sleep")
+            window.undo()
+            harness.waitUntil("the undo refused, said") { window.alerts.current?.isShowing == true }
+            XCTAssertEqual(window.undoable.count, 1, "the deleted Sleep, with its values, can still come back")
+            XCTAssertTrue(window.undoBar.isVisible)
+            XCTAssertEqual(window.undoLabel.text, "“Sleep” deleted")
+        }
+    }
 }

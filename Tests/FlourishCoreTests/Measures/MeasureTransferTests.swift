@@ -95,6 +95,21 @@ final class MeasureTransferTests: XCTestCase {
         XCTAssertFalse(written.contains("Pain"), "a measure without values says nothing")
     }
 
+    @MainActor
+    func testAfterAnImportTheFormsKnowTheMeasuresItMade() throws {
+        let (store, _) = try journal("from.sqlite")
+        let path = folder.file("journal.json")
+        _ = try store.export(.json, to: path, calendar: utc, now: now)
+        guard case .flourish(let read, let tags, let brought) = try ImportFile.read(path: path) else { return XCTFail() }
+        let model = JournalModel(store: try JournalStore(path: folder.file("to.sqlite")))
+        model.load()
+        var done = false
+        model.importEntries(read, tags: tags, measures: brought) { _ in done = true }
+        let deadline = Date().addingTimeInterval(5)
+        while (!done || model.measures.count < 4) && Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
+        XCTAssertEqual(model.measures.map(\.name), ["Sleep", "Energy", "Steps", "Pain"], "read again with the entries")
+    }
+
     func testAMeasureOfAnUnknownKindIsRefusedWithItsLine() throws {
         let path = folder.file("odd.json")
         try """

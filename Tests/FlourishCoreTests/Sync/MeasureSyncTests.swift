@@ -200,4 +200,85 @@ final class MeasureSyncTests: XCTestCase {
         try desktop.syncNow()
         XCTAssertEqual(try values(desktop)["Sunday"], ["Sleep": 5])
     }
+
+    /// Sets the machine id a machine writes its files under (to choose the order they are read in).
+    private func rename(_ machine: SyncMachine, to id: String) throws {
+        let queue = try DatabaseQueue(path: machine.store.file)
+        try queue.write { db in try db.execute(sql: "UPDATE sync_state SET value = ? WHERE key = 'machine'", arguments: [id]) }
+        try queue.close()
+    }
+
+    func testAThirdMachineGetsAValueWhoseMeasureComesInALaterFile() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop"), phone = try machine("phone")
+        try setUp(laptop, expecting: .started)
+        try rename(laptop, to: "ffffffffffffffff")
+        let sleep = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number))
+        let entry = try save(laptop, "Sunday", [sleep.id: 7], at: 1_000)
+        try laptop.syncNow()
+        try setUp(desktop, expecting: .joined)
+        try rename(desktop, to: "0000000000000001")
+        try desktop.syncNow()
+        // The desktop edits the entry: its file names the laptop's measure, and is read first.
+        let id = try XCTUnwrap(try desktop.store.entries(ids: try desktop.store.entryIDs()).first { $0.uuid == entry.uuid }).id
+        _ = try desktop.store.update(id: id, with: try EntryDraft(title: "Sunday, later", mood: .okay).validated().get(),
+                                     updatedAt: Date(timeIntervalSince1970: 1_700_005_000))
+        try desktop.syncNow()
+        try setUp(phone, expecting: .joined)
+        try phone.syncNow()
+        XCTAssertEqual(try values(phone)["Sunday, later"], ["Sleep": 7], "the value, though the desktop's file came first")
+        XCTAssertEqual(try values(phone), try values(desktop))
+    }
+
+    func testAMeasureChangedAfterItWasDeletedElsewhereStandsEverywhereWithItsValues() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        let sleep = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number))
+        _ = try laptop.store.createMeasure(MeasureDefinition(name: "Energy", kind: .scale))
+        _ = try save(laptop, "Night", [sleep.id: 6], at: 1_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        try setUp(desktop, expecting: .joined)
+        try desktop.syncNow()
+        // Apart: the laptop deletes Sleep; the desktop, a moment later, renames it and moves Energy.
+        _ = try laptop.store.deleteMeasure(id: sleep.id)
+        Thread.sleep(forTimeInterval: 0.01)
+        let desktopSleep = try XCTUnwrap(try desktop.store.measures().first { $0.name == "Sleep" })
+        _ = try desktop.store.updateMeasure(id: desktopSleep.id, to: MeasureDefinition(name: "Rest", kind: .number))
+        try desktop.store.moveMeasure(id: try XCTUnwrap(try desktop.store.measures().first { $0.name == "Energy" }).id, to: 0)
+        for _ in 0..<2 {
+            try laptop.syncNow()
+            try desktop.syncNow()
+        }
+        try laptop.syncNow()
+        XCTAssertEqual(try measures(laptop), try measures(desktop))
+        XCTAssertEqual(try laptop.store.measures().map(\.name), ["Energy", "Rest"])
+        XCTAssertEqual(try values(laptop)["Night"], ["Rest": 6], "back with its value on the machine that deleted it")
+        XCTAssertEqual(try values(desktop)["Night"], ["Rest": 6])
+    }
+
+    func testTwoMeasuresOfOneNameButNotOneKindBothStayUnderTwoNames() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        let scale = try laptop.store.createMeasure(MeasureDefinition(name: "Energy", kind: .scale))
+        let number = try desktop.store.createMeasure(MeasureDefinition(name: "energy", kind: .number))
+        _ = try save(laptop, "Laptop day", [scale.id: 4], at: 1_000)
+        _ = try save(desktop, "Desktop day", [number.id: 7.5], at: 2_000)
+        try setUp(laptop, expecting: .started)
+        try laptop.syncNow()
+        try setUp(desktop, expecting: .joined)
+        for _ in 0..<2 {
+            try desktop.syncNow()
+            try laptop.syncNow()
+        }
+        XCTAssertEqual(try laptop.store.measures().count, 2)
+        XCTAssertEqual(Set(try measures(laptop)), Set(try measures(desktop)), "the same two measures, names and kinds, on both")
+        let second = scale.uuid < number.uuid ? "energy (2)" : "Energy (2)"
+        XCTAssertTrue(try laptop.store.measures().contains { $0.name == second }, "the one whose uuid sorts last has a second name")
+        for machine in [laptop, desktop] {
+            let byUUID = Dictionary(uniqueKeysWithValues: try machine.store.measures().map { ($0.uuid, $0) })
+            XCTAssertEqual(byUUID[scale.uuid]?.kind, .scale)
+            XCTAssertEqual(byUUID[number.uuid]?.kind, .number)
+            let entries = try machine.store.entries(ids: try machine.store.entryIDs())
+            XCTAssertEqual(entries.first { $0.title == "Laptop day" }?.measures.values.first, 4)
+            XCTAssertEqual(entries.first { $0.title == "Desktop day" }?.measures.values.first, 7.5, "no value dropped")
+        }
+    }
 }
