@@ -45,15 +45,20 @@ extension JournalStore {
         let definition = try Self.valid(definition)
         return try writing { db in
             try Self.refuseTaken(definition.name, except: nil, db)
-            let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM measure") ?? -1) + 1
             let uuid = UUID().uuidString.lowercased()
-            try db.execute(sql: """
-                INSERT INTO measure (uuid, name, key, kind, unit, lowest, highest, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [uuid, definition.name, MeasureDefinition.key(definition.name), definition.kind.rawValue,
-                                 definition.unit, definition.range?.lowerBound, definition.range?.upperBound, position])
-            return Measure(id: db.lastInsertedRowID, uuid: uuid, name: definition.name, kind: definition.kind,
+            return Measure(id: try Self.insertLast(definition, uuid: uuid, db), uuid: uuid, name: definition.name, kind: definition.kind,
                            unit: definition.unit, range: definition.range)
         }
+    }
+
+    /// Inserts a valid definition under `uuid`, last in the order; returns its id.
+    static func insertLast(_ definition: MeasureDefinition, uuid: String, _ db: Database) throws -> Int64 {
+        let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM measure") ?? -1) + 1
+        try db.execute(sql: """
+            INSERT INTO measure (uuid, name, key, kind, unit, lowest, highest, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [uuid, definition.name, MeasureDefinition.key(definition.name), definition.kind.rawValue,
+                             definition.unit, definition.range?.lowerBound, definition.range?.upperBound, position])
+        return db.lastInsertedRowID
     }
 
     /// Gives the measure a new name, unit or range; its kind stays (a number's values need not
@@ -199,14 +204,10 @@ extension JournalStore {
             let key = MeasureDefinition.key(valid.name)
             if let id = byKey[key] { return id }
             let free = try uuid.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM measure WHERE uuid = ?", arguments: [$0]) == nil } ?? false
-            let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM measure") ?? -1) + 1
-            try db.execute(sql: """
-                INSERT INTO measure (uuid, name, key, kind, unit, lowest, highest, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [free ? uuid : UUID().uuidString.lowercased(), valid.name, key, valid.kind.rawValue, valid.unit,
-                                 valid.range?.lowerBound, valid.range?.upperBound, position])
-            byKey[key] = db.lastInsertedRowID
-            made.append(db.lastInsertedRowID)
-            return db.lastInsertedRowID
+            let id = try insertLast(valid, uuid: free ? uuid! : UUID().uuidString.lowercased(), db)
+            byKey[key] = id
+            made.append(id)
+            return id
         }
         for measure in measures {
             // The same measure under another name here (renamed since the export): by identity.

@@ -116,34 +116,31 @@ public struct MeasureDefinition: Sendable, Equatable {
 /// An entry's values, by measure id, and how they are written down as text (a kept draft, an
 /// earlier version) and shown.
 public enum MeasureValues {
-    /// "id=value id=value", by id; the value as Swift writes a Double (exact, and read back the same).
-    static func text(_ values: [Int64: Double]) -> String {
-        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-    }
+    /// "id=value id=value", by id, as a kept draft keeps them; the value as Swift writes a
+    /// Double (exact, and read back the same).
+    static func text(_ values: [Int64: Double]) -> String { written(values) }
 
     /// Reads `text(_:)` back; anything that is not an id and a finite number is left out.
-    static func values(_ text: String) -> [Int64: Double] {
-        var values: [Int64: Double] = [:]
-        for pair in text.split(separator: " ") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let id = Int64(parts[0]), let value = Double(parts[1]), value.isFinite else { continue }
-            values[id] = value
-        }
-        return values
-    }
+    static func values(_ text: String) -> [Int64: Double] { read(text) { Int64($0) } }
 
     /// Values by the measures' uuids, as an earlier version keeps them: "uuid=value uuid=value".
-    static func text(byUUID values: [String: Double]) -> String {
+    static func text(byUUID values: [String: Double]) -> String { written(values) }
+
+    /// Reads `text(byUUID:)` back; anything that is not a uuid and a finite number is left out.
+    static func valuesByUUID(_ text: String) -> [String: Double] { read(text) { $0.isEmpty ? nil : String($0) } }
+
+    /// "key=value key=value", by key.
+    private static func written<Key: Comparable>(_ values: [Key: Double]) -> String {
         values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 
-    /// Reads `text(byUUID:)` back; anything that is not a uuid and a finite number is left out.
-    static func valuesByUUID(_ text: String) -> [String: Double] {
-        var values: [String: Double] = [:]
+    /// `written` read back, each key through `key` (nil: left out), as is a value that is not finite.
+    private static func read<Key: Hashable>(_ text: String, key: (Substring) -> Key?) -> [Key: Double] {
+        var values: [Key: Double] = [:]
         for pair in text.split(separator: " ") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, !parts[0].isEmpty, let value = Double(parts[1]), value.isFinite else { continue }
-            values[String(parts[0])] = value
+            guard parts.count == 2, let key = key(parts[0]), let value = Double(parts[1]), value.isFinite else { continue }
+            values[key] = value
         }
         return values
     }
