@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (see README): CGtk (C module map) <- GtkKit (the one bridge that touches pointers)
+// Layering (see docs/architecture.md): CGtk (C module map) <- GtkKit (the one bridge that touches pointers)
 // <- FlourishApp (controllers) <- flourish (executable). FlourishCore (models, store) never imports GTK.
 let package = Package(
     name: "Flourish",
@@ -45,8 +45,12 @@ let package = Package(
         ),
         .target(
             name: "FlourishApp",
-            dependencies: ["GtkKit", "FlourishCore"]
+            dependencies: ["GtkKit", "FlourishCore"],
+            plugins: ["ProjectVersion"]
         ),
+        // The release's version is meson.build's: this plugin reads it into the app at build time.
+        .plugin(name: "ProjectVersion", capability: .buildTool(), dependencies: ["project-version"]),
+        .executableTarget(name: "project-version", path: "Sources/project-version"),
         .executableTarget(
             name: "flourish",
             dependencies: ["FlourishApp", "FlourishCore"]

@@ -14,8 +14,8 @@ public enum BuildProfile {
     public static let dataFolderName = "flourish"
     #endif
 
-    /// The release; meson's project version, checked against it by the install test.
-    public static let version = "0.1.0"
+    /// The release: meson.build's project version, read in at build time (Plugins/ProjectVersion).
+    public static let version = ProjectVersion.string
 
     /// …/share beside the running binary (an installed tree), if there is one.
     public static var installedDataDirectory: String? {
