@@ -32,7 +32,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// One entry as the JSON export writes it (see the README's "Export and import").
+/// One entry as the JSON export writes it (see docs/data.md, "Export and import formats").
 public struct ExportedEntry: Codable, Equatable, Sendable {
     public var uuid: String
     public var title: String
