@@ -54,6 +54,11 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
             guard let self, let item else { return }
             self.rows[item] = nil
         })
+        // A one-column grid moves between items with Left and Right as with Up and Down; in a
+        // list they mean nothing, so they stop here, before the grid's own key bindings.
+        onKeyPressed(beforeChildren: true) { key, modifiers in
+            (key == .left || key == .right) && modifiers.meaningful.isEmpty
+        }
     }
 
     deinit {
@@ -133,6 +138,16 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
         let parameter = g_variant_ref_sink(g_variant_new_uint32(position))
         defer { g_variant_unref(parameter) }
         return gtk_widget_activate_action_variant(raw, name, parameter) != 0
+    }
+}
+
+extension Widget {
+    /// Names, for a screen reader, the cell a `KeyedListView` wraps this row widget in: on GTK
+    /// 4.8 that cell is what the keyboard moves between and what is read, with a role of its own
+    /// (a grid view's cell) and, unnamed, its type's name ("GtkListItemWidget").
+    public func setListCellAccessibleLabel(_ label: String) {
+        guard let cell = gtk_widget_get_parent(raw) else { return }
+        flourish_accessible_set_label(cell, label)
     }
 }
 

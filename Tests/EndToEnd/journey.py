@@ -1833,6 +1833,67 @@ def locked_keyring_is_never_asked_to_unlock():
     check("it quits at once: nothing waits on a prompt", app.exit_code() == 0)
 
 
+def rows_are_named_for_a_screen_reader():
+    print("journey: each journal row is one sentence to a screen reader, as it scrolls and in a search", flush=True)
+    now = datetime.datetime.now().astimezone(datetime.timezone.utc)
+    moods = [(1, "really good"), (0, "the best"), (2, "okay"), (3, "meh")]
+    entries = []
+    for day in range(120):
+        mood, word = moods[day % len(moods)]
+        title = "First snow" if day == 0 else f"Day {day:03d}"
+        when = (now - datetime.timedelta(days=day, hours=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        entries.append({"uuid": f"00000000-0000-4000-9000-{day:012d}", "title": title, "body": f"Words of {title}.",
+                        "mood": mood, "mood_title": word, "created_at": when,
+                        "tags": ["walk", "friends"] if day == 0 else (["walk"] if day == 119 else [])})
+    words = os.path.join(WORK, "rows.json")
+    with open(words, "w", encoding="utf-8") as file:
+        json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z",
+                   "tags": [], "entries": entries}, file)
+    journal = os.path.join(WORK, "rows.sqlite")
+    subprocess.run([BINARY, "--database", journal, "--import", words], check=True, capture_output=True)
+
+    def cells():
+        return [node for node in descendants(app.app) if node.getRoleName() == "table cell" and showing(node)]
+
+    def focused_cell():
+        return next((node for node in cells() if focused(node)), None)
+
+    app = Flourish(journal)
+    keys("alt+2")
+    first = wait_for("the first row, named", lambda: next((cell for cell in cells() if cell.name.startswith("First snow")), None))
+    check("a row is named by one sentence: title, mood, date, then its tags",
+          first.name.startswith("First snow, feeling really good, ") and first.name.endswith(", 2 tags"))
+    check("no row is named by its widget's type", not any(cell.name == "GtkListItemWidget" for cell in cells()))
+    second = next((cell for cell in cells() if cell.name.startswith("Day 001, feeling the best, ")), None)
+    check("the next row is named for its own entry", second is not None)
+
+    keys("Tab")
+    wait_for("the keyboard on a row", focused_cell)
+    while not focused_cell().name.startswith("First snow"):
+        keys("Up")
+    keys("Down")
+    check("Down moves to the next row", wait_for("the next row focused",
+          lambda: (focused_cell() or first).name.startswith("Day 001")))
+    keys("Right")
+    check("Right does not move between rows", focused_cell().name.startswith("Day 001"))
+    keys("Left")
+    check("Left does not move between rows", focused_cell().name.startswith("Day 001"))
+    keys("Up")
+    check("Up moves back", wait_for("the first row focused", lambda: (focused_cell() or second).name.startswith("First snow")))
+
+    keys("End")
+    last = wait_for("the last row, named after the scroll",
+                    lambda: next((cell for cell in cells() if cell.name.startswith("Day 119")), None))
+    check("after a scroll the new rows are named too", last.name.startswith("Day 119, feeling meh, ") and last.name.endswith(", 1 tag"))
+
+    keys("ctrl+f")
+    type_text("Day 042")
+    result = wait_for("the search's row, named",
+                      lambda: next((cell for cell in cells() if cell.name.startswith("Day 042, ")), None))
+    check("a search result row is named the same way", result.name.startswith("Day 042, feeling okay, "))
+    app.kill()
+
+
 def unlock_page_within(app, seconds):
     field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=seconds)
     return field, app.wait("the Unlock button", "push button", "Unlock")
@@ -1850,6 +1911,7 @@ def main():
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
                 measures_are_kept_searched_and_charted,
+                rows_are_named_for_a_screen_reader,
                 # Last: it leaves the session's keyring locked.
                 locked_keyring_is_never_asked_to_unlock]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",

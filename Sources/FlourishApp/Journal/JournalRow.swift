@@ -94,6 +94,8 @@ final class JournalRow {
         self.entry = entry
         setMood(entry?.mood)
         guard let entry else {
+            view.setListCellAccessibleLabel(unreadableReason.map { String(format: tr("This entry could not be read: %@"), $0) }
+                                            ?? tr("Reading the entry…"))
             titleLabel.text = unreadableReason == nil ? "…" : tr("This entry could not be read")
             titleLabel.isVisible = true
             bodyLabel.text = unreadableReason ?? ""
@@ -119,6 +121,7 @@ final class JournalRow {
             tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))
         }
         let date = Self.dateFormatter.string(from: entry.createdAt)
+        view.setListCellAccessibleLabel(Self.spokenName(of: entry, date: date, tagCount: tags.count))
         metaLabel.isVisible = true
         metaLabel.text = String(format: tr("%@ · feeling %@"), date, entry.mood.title)
         locationLabel.isVisible = entry.location != nil
@@ -127,6 +130,19 @@ final class JournalRow {
             // Spoken in words: a screen reader would read "°" and "±" badly or not at all.
             locationLabel.setAccessibleLabel(location.spoken)
         }
+    }
+
+    /// The one sentence a screen reader says for the row, in the order the row shows it: title
+    /// (or, without one, the start of the body), mood, date, then how many tags and photos and
+    /// whether it has a place. "First snow, feeling really good, Sunday 22 November 2026 at
+    /// 10:35 PM, 2 tags".
+    nonisolated static func spokenName(of entry: Entry, date: String, tagCount: Int) -> String {
+        let words = entry.title.isEmpty ? String(entry.body.prefix(while: { $0 != "\n" })) : entry.title
+        var parts = [words.preview(limit: Entry.rowTitleLimit), String(format: tr("feeling %@"), entry.mood.title), date]
+        if tagCount > 0 { parts.append(tagCount == 1 ? tr("1 tag") : String(format: tr("%@ tags"), tagCount.formatted())) }
+        if !entry.photos.isEmpty { parts.append(PhotoCount.words(entry.photos.count)) }
+        if entry.location != nil { parts.append(tr("with a location")) }
+        return parts.joined(separator: ", ")
     }
 
     /// Shows what `model` knows of entry `id` now (asking it to read the entry if it has not),
