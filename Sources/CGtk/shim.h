@@ -351,4 +351,76 @@ static inline int flourish_preview_get_highlights(GtkWidget *widget, int *ranges
     return count;
 }
 
+// MARK: - A stand-in window, always the last toplevel
+
+// GTK 4.8's AT-SPI application root answers GetChildAtIndex (gtk/a11y/gtkatspiroot.c,
+// handle_accessible_method) by walking gtk_window_get_toplevels() for the visible window at that
+// index. When there is none, as when a screen reader counted the windows just before a dialog
+// closed and then asks for the one that is gone, the walk ends on the last toplevel, hidden or
+// not, and GTK reads that window's object path without realizing its accessible context. A
+// hidden window has no path (GTK drops it as the window is unmapped, gtk_window_unmap, and makes
+// one only as a window is mapped), so the answer is built as g_variant_new("((so))", name, NULL):
+// GLib's object-path assertion fails and the process dies of SIGSEGV in
+// g_variant_builder_add_value. Flourish keeps windows hidden (closed preferences, the import
+// window while its file chooser is up), so the last toplevel is a hidden one as soon as a dialog
+// after it goes. A window cannot be given back its path at the moment it hides: realizing its
+// context then makes GTK 4.8 announce the hide (gtk_at_spi_root_child_changed) with the
+// application root itself as the child removed, and AT-SPI clients drop the whole application.
+//
+// So the last toplevel is always a window of Flourish's own that is never shown and has an
+// accessible context, realized as it is made (a context's role is fixed when it is realized, so
+// the role is set first): a stale index is answered with that hidden, nameless window instead of
+// a crash. GTK lists a window as it is constructed, at the end, so each new toplevel gets a new
+// stand-in after it, and the one before is destroyed. The stand-in is never realized as a
+// widget, so its context sends no state changes, and being hidden it is in no count or list of
+// the windows a screen reader is given.
+
+// GTK realizes a widget's accessible context on a change of its platform state
+// (gtk_accessible_platform_changed, gtk_at_context_platform_changed): flipping the focusable flag
+// and back is such a change.
+static inline void flourish_realize_accessible(GtkWidget *widget) {
+    gboolean focusable = gtk_widget_get_focusable(widget);
+    gtk_widget_set_focusable(widget, !focusable);
+    gtk_widget_set_focusable(widget, focusable);
+}
+
+static inline void flourish_keep_stand_in_last(GListModel *toplevels) {
+    GObject *list = G_OBJECT(toplevels);
+    guint count = g_list_model_get_n_items(toplevels);
+    // While the new stand-in is being constructed (GTK lists it from its constructor).
+    if (count == 0 || g_object_get_data(list, "flourish-making-stand-in") != NULL) return;
+    GtkWidget *stand_in = g_object_get_data(list, "flourish-stand-in");
+    GtkWidget *last = g_list_model_get_item(toplevels, count - 1);
+    g_object_unref(last); // the list holds it
+    if (last == stand_in) return;
+
+    // Until the new one is kept: making it, and destroying the old one, change the list again,
+    // and a call then would make yet another stand-in that nothing would ever destroy.
+    g_object_set_data(list, "flourish-making-stand-in", GINT_TO_POINTER(1));
+    GtkWidget *made = g_object_new(GTK_TYPE_WINDOW, "accessible-role", GTK_ACCESSIBLE_ROLE_WINDOW, NULL);
+    flourish_realize_accessible(made);
+
+    // Held here as well as by GTK's list, so the old one is still there to destroy (a no-op if
+    // it was destroyed already) and is freed as it is replaced.
+    if (stand_in != NULL) gtk_window_destroy(GTK_WINDOW(stand_in));
+    g_object_set_data_full(list, "flourish-stand-in", g_object_ref(made), g_object_unref);
+    g_object_set_data(list, "flourish-making-stand-in", NULL);
+}
+
+static inline void flourish_toplevels_changed(GListModel *toplevels, guint position, guint removed, guint added,
+                                              gpointer data) {
+    (void)position;
+    (void)removed;
+    (void)added;
+    (void)data;
+    flourish_keep_stand_in_last(toplevels);
+}
+
+/// Keeps a stand-in window last among the toplevels from now on. Once per process, after gtk_init.
+static inline void flourish_keep_stand_in_window_last(void) {
+    GListModel *toplevels = gtk_window_get_toplevels();
+    g_signal_connect(toplevels, "items-changed", G_CALLBACK(flourish_toplevels_changed), NULL);
+    flourish_keep_stand_in_last(toplevels);
+}
+
 #endif

@@ -9,6 +9,9 @@ public final class Application {
     public init(id: String, unique: Bool) {
         let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
         raw = gtk_application_new(id, flags)
+        // GtkApplication's own startup handler runs first and initialises GTK; this runs before
+        // any `onStartup` of the app's, so before its first window.
+        Signal.connect(UnsafeMutableRawPointer(raw), "startup") { Toolkit.keepStandInWindowLast() }
     }
 
     var gapp: UnsafeMutablePointer<GApplication> { typed(raw) }

@@ -12,6 +12,19 @@ public enum Toolkit {
         skipGLUnderCairo()
         gtk_init()
         MainLoop.integrateDispatch()
+        keepStandInWindowLast()
+    }
+
+    private static var standInKept = false
+
+    /// Keeps a hidden stand-in window of GtkKit's own last among the toplevels, so that GTK 4.8
+    /// answers a screen reader that asks for a window that just closed with that window, not with
+    /// a hidden window of no object path, which kills the process: see
+    /// `flourish_keep_stand_in_window_last` in shim.h. Once, after gtk_init.
+    static func keepStandInWindowLast() {
+        guard !standInKept else { return }
+        standInKept = true
+        flourish_keep_stand_in_window_last()
     }
 
     /// With `GSK_RENDERER=cairo` nothing is drawn with OpenGL, yet GDK 4.8 on X11 still loads the

@@ -1894,6 +1894,86 @@ def rows_are_named_for_a_screen_reader():
     app.kill()
 
 
+def tree_read_while_dialogs_close_never_crashes():
+    print("journey: a screen reader reads the whole tree while dialogs open and close; the app lives on", flush=True)
+    app = Flourish(os.path.join(WORK, "tree-read.sqlite"))
+    app.wait("the Save Entry button", "push button", "Save Entry")
+    menu = wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True))
+    # A second process, as a screen reader is: it reads every node and, between nodes, the app's
+    # windows by index, so its questions land as windows close.
+    walker = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "walk_tree.py"),
+                               str(app.process.pid), "60"], stdout=subprocess.PIPE, text=True)
+    cycles = 0
+
+    def until(description, probe, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            code = app.process.poll()
+            if code is not None:
+                raise Failure(f"the app died ({'SIGSEGV' if code == -11 else f'exit {code}'}) while its tree was read "
+                              f"as dialogs closed, after {cycles} of them")
+            try:
+                value = probe()
+            except Exception:
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise Failure(f"timed out waiting for {description}")
+            time.sleep(0.05)
+
+    def window(title):
+        """The app's window of that title, if a screen reader is shown it (hidden ones are not)."""
+        return next((node for node in app.app if node is not None and node.name == title), None)
+
+    def import_chooser():
+        press(menu)
+        press(until("the Import item", lambda: app.find("menu item", "Import…")))
+        until("the file chooser", lambda: window("Import"))
+        keys("Escape")
+        until("the file chooser to close", lambda: window("Import") is None)
+
+    def preferences():
+        keys("ctrl+comma")
+        until("the Preferences window", lambda: window("Preferences"))
+        keys("Escape")
+        until("the Preferences window to close", lambda: window("Preferences") is None)
+
+    def shortcuts_window():
+        # GTK 4.8 names it by its type: found by what it lists.
+        return next((node for node in app.app if node is not None and find(node, "label", "Save the entry")), None)
+
+    def shortcuts():
+        keys("ctrl+question")
+        until("the shortcuts window", shortcuts_window)
+        keys("Escape")
+        until("the shortcuts window to close", lambda: shortcuts_window() is None)
+
+    try:
+        # The file chooser first: the Import window is made (hidden) before it and outlives it.
+        dialogs = [import_chooser, preferences, shortcuts]
+        deadline = time.monotonic() + 35
+        while cycles < 12 and time.monotonic() < deadline:
+            dialogs[cycles % len(dialogs)]()
+            cycles += 1
+        time.sleep(1.0)
+        until("the app, after the last dialog", lambda: app.process.poll() is None)
+    finally:
+        if walker.poll() is None:
+            walker.terminate()
+        try:
+            tally = walker.communicate(timeout=10)[0].split("\n")
+        except subprocess.TimeoutExpired:
+            walker.kill()
+            tally = walker.communicate()[0].split("\n")
+    read = next((line for line in reversed(tally) if line.startswith("walks ")), "walks 0 nodes 0").split()
+    check(f"the app lived through {cycles} dialogs closing while another process read its tree "
+          f"({read[1]} whole walks, {read[3]} nodes)", app.process.poll() is None and int(read[3]) > 0)
+    check("it still answers: its form is there", app.find("push button", "Save Entry") is not None)
+    keys("ctrl+q")
+    check("and it quits cleanly", app.exit_code() == 0)
+
+
 def unlock_page_within(app, seconds):
     field = app.wait("the unlock page's passphrase field", "password text", "Passphrase", timeout=seconds)
     return field, app.wait("the Unlock button", "push button", "Unlock")
@@ -1911,7 +1991,7 @@ def main():
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
                 measures_are_kept_searched_and_charted,
-                rows_are_named_for_a_screen_reader,
+                rows_are_named_for_a_screen_reader, tree_read_while_dialogs_close_never_crashes,
                 # Last: it leaves the session's keyring locked.
                 locked_keyring_is_never_asked_to_unlock]
     return run_journeys(journeys, "e2e", f"app log: {os.path.join(WORK, 'app.log')}",
