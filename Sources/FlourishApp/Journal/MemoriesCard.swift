@@ -10,6 +10,10 @@ final class MemoriesCard {
     let view = Box(.vertical, spacing: 4, groupNamed: tr("On this day"))
     let closeButton = Button(iconName: "window-close-symbolic", accessibleName: tr("Close today's memories"))
     private let lines = Box(.vertical, spacing: 2)
+    /// The lines scroll past about five of them: a journal kept for twenty years has twenty
+    /// memories on most days, and the card must leave the window to the journal below it.
+    let linesScroll: ScrolledWindow
+    static let linesMaxHeight: Int32 = 180
     /// The memories shown, in order; empty while the card is hidden.
     private(set) var memories: [Memory] = []
     /// The buttons, one a memory, for tests.
@@ -34,6 +38,8 @@ final class MemoriesCard {
     init(model: JournalModel, preferences: Preferences) {
         self.model = model
         self.preferences = preferences
+        linesScroll = ScrolledWindow(lines)
+        linesScroll.setMaxContentHeight(Self.linesMaxHeight)
         view.addClass("memories")
         let header = Box(.horizontal, spacing: 8)
         let title = Label(tr("On this day"))
@@ -47,7 +53,7 @@ final class MemoriesCard {
         closeButton.tooltip = tr("Close until tomorrow")
         header.append(closeButton)
         view.append(header)
-        view.append(lines)
+        view.append(linesScroll)
         view.isVisible = false
         closeButton.onClicked { [unowned self] in
             preferences.memoriesDismissedDay = Self.dayKey(model.today)

@@ -60,6 +60,27 @@ final class MemoriesCardTests: XCTestCase {
         }
     }
 
+    func testTwentyYearsOfMemoriesLeaveTheWindowToTheJournal() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let path = folder.file("journal.sqlite")
+            let store = try JournalStore(path: path)
+            for year in 2001...2025 { try save(store, "Year \(year)", .okay, at: at(year, 11, 27, 9)) }
+            for day in 1...40 { try save(store, "Day \(day)", .meh, at: at(2026, 10, day % 28 + 1, day % 20)) }
+            store.close()
+            let harness = try Harness(journalPath: path, clock: { [self] in at(2026, 11, 27, 9) })
+            defer { harness.close() }
+            let card = shownCard(harness)
+            harness.waitUntil("the card shows 25 memories") { card.view.isVisible && card.buttons.count == 25 }
+            MainLoop.run(for: 0.3)
+            XCTAssertLessThanOrEqual(card.linesScroll.allocatedHeight, MemoriesCard.linesMaxHeight,
+                                     "the lines scroll past a few of them")
+            XCTAssertGreaterThan(harness.main.journal.list.allocatedHeight, 200, "the journal keeps most of the window")
+            _ = card.buttons[24].grabFocus()
+            XCTAssertTrue(card.buttons[24].hasFocus, "the last memory is still reached from the keyboard")
+        }
+    }
+
     func testClosedTheCardStaysClosedThatDayAndComesBackTheNext() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder()
