@@ -55,6 +55,8 @@ let package = Package(
             name: "flourish",
             dependencies: ["FlourishApp", "FlourishCore"]
         ),
+        // The benchmark's floor: a bare GTK window built as Flourish is.
+        .executableTarget(name: "flourish-bare-window", dependencies: ["GtkKit"], path: "Sources/flourish-bare-window"),
         .executableTarget(
             name: "flourish-bench",
             dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift")],

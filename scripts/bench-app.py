@@ -178,19 +178,42 @@ def startup_once(binary, journal, environment, shows=None):
     return figures
 
 
-def startups(binary, journals, rounds, environment):
+def bare_once(bare, environment):
+    """Exec to idle of the bare GTK window, and its memory then: the floor Flourish is set against."""
+    wait_quiet_machine()
+    process = subprocess.Popen([bare], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    launched = time.monotonic()
+    try:
+        idle = wait_idle(process, launched)
+        return {"startup_idle_ms": idle * 1000, "rss_startup_mib": rss_mib(process.pid)}
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def startups(binary, journals, rounds, environment, bare=None):
     """Start-ups of every size, round after round, apart from the runs that scroll: whichever
     program starts right after a 10,000-row scroll has exited comes up some 30 ms slower (the
     display server's, not the journal's, doing: an empty journal started there is as slow), so
     timing start-ups in between the scrolling runs would charge that to the size that follows.
     Each round starts the sizes in a different order, after one start that is not counted, and
-    the size ratios are taken round by round, like the peers'."""
+    the size ratios are taken round by round, like the peers'. With `bare`, each round also
+    starts the bare GTK window, first, kept under "bare"."""
     sizes = list(journals)
     startup_once(binary, journals[sizes[0]], environment)  # warms the caches; not counted
     per_size = {size: [] for size in sizes}
+    if bare:
+        bare_once(bare, environment)  # warms the caches; not counted
+        per_size["bare"] = []
     for round in range(rounds):
         order = sizes[round % len(sizes):] + sizes[:round % len(sizes)]
         print(f"bench: start-ups, round {round + 1}/{rounds}", file=sys.stderr, flush=True)
+        if bare:
+            per_size["bare"].append(bare_once(bare, environment))
         for size in order:
             per_size[size].append(startup_once(binary, journals[size], environment))
     return per_size
@@ -206,6 +229,8 @@ def run_once(binary, journal, entries, environment):
     started = app.mark("journal check started")
     figures["health_check_ms"] = (app.mark("journal checked", after=started) - started) * 1000
     wait_idle(app.process, time.monotonic())
+    # Started and idle: what scrolling adds is measured from here, in the same process.
+    figures["rss_started_mib"] = rss_mib(app.process.pid)
 
     # From the moment the app has the key (xdotool's own start-up is no part of a person's wait).
     before = time.monotonic()
@@ -275,6 +300,7 @@ def run_once(binary, journal, entries, environment):
         figures["scroll_frames"] = len(frames)
     wait_idle(app.process, time.monotonic())
     figures["rss_scrolled_mib"] = rss_mib(app.process.pid)
+    figures["rss_scroll_growth_mib"] = figures["rss_scrolled_mib"] - figures["rss_started_mib"]
 
     # Insights: Alt+3 (the last 30 days), then All and the last 12 months, chosen from the
     # keyboard; each timed from the app hearing it to the frame that shows its figures.
@@ -371,6 +397,7 @@ def main():
 
     binary = os.path.join(args.bin, "flourish")
     helper = os.path.join(args.bin, "flourish-bench")
+    bare = os.path.join(args.bin, "flourish-bare-window")
     sizes = [int(size) for size in args.sizes.split(",")]
     numbers = lambda text: [int(size) for size in text.split(",") if size]
     columns = ([str(size) for size in sizes] + [f"{size}+photos" for size in numbers(args.photo_sizes)]
@@ -394,8 +421,16 @@ def main():
                "peers": None, "targets": []}
     # A journal whose thumbnails are to be made starts as the one that keeps them: not started again.
     per_run = startups(binary, {column: journals[column] for column in columns if not column.endswith("+unmade")},
-                       args.startup_runs, environment)
+                       args.startup_runs, environment, bare=bare)
     largest, empty = max(sizes), min(sizes)
+    # Against the bare GTK window, round by round: start-up as a ratio, memory as a difference.
+    bare_runs = per_run.pop("bare")
+    results["bare_window"] = {name: spread([figures[name] for figures in bare_runs])
+                              for name in ("startup_idle_ms", "rss_startup_mib")}
+    results["startup_largest_over_bare"] = spread([flourish["startup_idle_ms"] / floor["startup_idle_ms"]
+                                                   for flourish, floor in zip(per_run[str(largest)], bare_runs)])
+    results["rss_largest_above_bare_mib"] = spread([flourish["rss_startup_mib"] - floor["rss_startup_mib"]
+                                                    for flourish, floor in zip(per_run[str(largest)], bare_runs)])
     def over_empty(column):
         return spread([big["startup_idle_ms"] / small["startup_idle_ms"] for big, small in zip(per_run[column], per_run[str(empty)])])
     results["startup_largest_over_empty"] = over_empty(str(largest))
@@ -475,6 +510,14 @@ def targets(results, sizes, columns):
         return summary["median"] if summary else None
     if results.get("startup_largest_over_empty") and largest != empty:
         add(f"start-up to idle, {int(largest):,} entries ÷ empty", results["startup_largest_over_empty"]["median"], 1.15, "×")
+    if results.get("startup_largest_over_bare"):
+        add(f"start-up to idle, {int(largest):,} entries ÷ the bare GTK window", results["startup_largest_over_bare"]["median"], 1.2, "×")
+        add(f"RSS after start-up, {int(largest):,} entries, above the bare GTK window",
+            results["rss_largest_above_bare_mib"]["median"], 25, "MiB")
+    for size in sizes:
+        if size >= 10000:
+            add(f"RSS after scrolling {min(size, SCROLL_ROWS):,} rows of {size:,} entries, above its own start-up",
+                median(str(size), "rss_scroll_growth_mib"), 15, "MiB")
     for column in columns:
         add(f"Journal page painted after Alt+2, {column_label(column)} entries", median(column, "journal_painted_ms"), 50, "ms")
     add(f"scrolling {int(largest):,} entries: p95 frame", median(largest, "scroll_frame_p95_ms"), 16, "ms")
@@ -531,6 +574,7 @@ def print_table(results, sizes, columns):
         ("scroll frame: worst", "scroll_frame_worst_ms", "ms", 1),
         ("RSS after start-up", "rss_startup_mib", "MiB", 0),
         ("RSS after scrolling", "rss_scrolled_mib", "MiB", 0),
+        ("RSS added by scrolling", "rss_scroll_growth_mib", "MiB", 0),
         ("save p50 (FULL sync)", "save_p50_ms", "ms", 2),
         ("save p99 (FULL sync)", "save_p99_ms", "ms", 2),
         ("search, window: p50", "app_search_p50_ms", "ms", 1),
@@ -553,6 +597,14 @@ def print_table(results, sizes, columns):
     for label, name, unit, digits in rows:
         cells = [fmt(results["sizes"][column].get(name), unit, digits) for column in columns]
         print(f"{label:<26}" + "".join(f"{cell:>24}" for cell in cells))
+    floor = results.get("bare_window")
+    if floor:
+        print(f"\nThe bare GTK window (one label), in the same rounds: start-up to idle {fmt(floor['startup_idle_ms'])}, "
+              f"RSS {fmt(floor['rss_startup_mib'], 'MiB')}")
+        print(f"Start-up to idle, {max(sizes):,} entries ÷ the bare window, round by round: "
+              f"{fmt(results['startup_largest_over_bare'], '×', 2)}")
+        print(f"RSS after start-up, {max(sizes):,} entries, above the bare window, round by round: "
+              f"{fmt(results['rss_largest_above_bare_mib'], 'MiB')}")
     ratio = results.get("startup_largest_over_empty")
     if ratio:
         print(f"\nStart-up to idle, {max(sizes):,} entries ÷ empty, round by round: {fmt(ratio, '×', 2)}")
