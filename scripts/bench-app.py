@@ -180,19 +180,10 @@ def startup_once(binary, journal, environment, shows=None):
 
 def bare_once(bare, environment):
     """Exec to idle of the bare GTK window, and its memory then: the floor Flourish is set against."""
-    wait_quiet_machine()
-    process = subprocess.Popen([bare], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    launched = time.monotonic()
-    try:
-        idle = wait_idle(process, launched)
-        return {"startup_idle_ms": idle * 1000, "rss_startup_mib": rss_mib(process.pid)}
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    figures = {}
+    figures["startup_idle_ms"] = startup_to_idle([bare], environment,
+                                                 at_idle=lambda process: figures.update(rss_startup_mib=rss_mib(process.pid)))
+    return figures
 
 
 def startups(binary, journals, rounds, environment, bare=None):
@@ -319,11 +310,13 @@ def run_once(binary, journal, entries, environment):
     return figures
 
 
-def startup_to_idle(command, environment):
+def startup_to_idle(command, environment, at_idle=lambda process: None):
+    """Exec to idle of `command`, in ms; `at_idle` reads what it will of the process then."""
     wait_quiet_machine()
     process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     launched = time.monotonic()
     idle = wait_idle(process, launched)
+    at_idle(process)
     process.terminate()
     try:
         process.wait(10)
