@@ -104,6 +104,17 @@ def find(root, role, name=None, text=None, visible=True):
     return None
 
 
+def rows_of(root):
+    """The journal list's rows showing under `root`, in the list's order (cells of its grid view)."""
+    def in_a_list(node):
+        try:
+            return node.parent.getRoleName() == "list"
+        except Exception:
+            return False
+    # A flow box's children are table cells too (the tag chips): only a list's count.
+    return [node for node in descendants(root) if node.getRoleName() == "table cell" and showing(node) and in_a_list(node)]
+
+
 def text_of(node):
     try:
         text = node.queryText()
@@ -159,6 +170,15 @@ class Flourish:
 
     def wait(self, description, role, name=None, text=None, timeout=10.0):
         return wait_for(description, lambda: self.find(role, name, text), timeout)
+
+    def row(self, title):
+        """The journal's row for the entry titled `title`. A screen reader hears a row as one
+        sentence, "Sea air, feeling the best, <date>…", the name of its cell; the row's title and
+        date labels are hidden from the tree, since they would be said twice."""
+        return next((node for node in rows_of(self.app) if node.name.startswith(f"{title}, feeling ")), None)
+
+    def wait_row(self, description, title, timeout=10.0):
+        return wait_for(description, lambda: self.row(title), timeout)
 
     def dialog_button(self, title, name, timeout=10.0):
         """The button `name` of the dialog titled `title` (the window behind may have its own)."""
@@ -248,7 +268,7 @@ def first_entry_with_the_mouse(journal):
           and app.find("push button", "Mood").description == "select")
 
     show_journal(app)
-    app.wait("the new row", "label", "Sea air")
+    app.wait_row("the new row", "Sea air")
     check("the journal shows the entry at once", app.find("label", "A long walk on the beach.") is not None)
     check("a screen reader meets the journal as a list", app.find("list") is not None)
     screenshot("journal-after-first-entry.png")
@@ -275,8 +295,8 @@ def second_entry_with_the_keyboard(journal):
     check("Ctrl+Enter saved and Enter dismissed the dialog", text_of(app.find("text", "Title")) == "")
     keys("alt+2")
     wait_for("the Journal page", lambda: selected(app.find("page tab", "Journal")))
-    app.wait("the new row", "label", "Rain")
-    check("Alt+2 shows the journal with both entries", app.find("label", "Sea air") is not None)
+    app.wait_row("the new row", "Rain")
+    check("Alt+2 shows the journal with both entries", app.row("Sea air") is not None)
     keys("ctrl+question")
     app.wait("the shortcuts window", "label", "Save the entry")
     check("Ctrl+? lists the keyboard shortcuts", app.find("label", "Quit") is not None)
@@ -298,8 +318,8 @@ def journal_survives_a_restart(journal):
 
     app = Flourish(journal)
     show_journal(app)
-    app.wait("the first entry", "label", "Sea air")
-    check("entries are listed after a restart", app.find("label", "Rain") is not None)
+    app.wait_row("the first entry", "Sea air")
+    check("entries are listed after a restart", app.row("Rain") is not None)
     screenshot("journal-after-restart.png")
 
     # A second launch on the same journal reaches this one instead of opening the file twice.
@@ -356,7 +376,7 @@ def entries_are_read_corrected_deleted_and_back_dated(journal):
     app = Flourish(journal)
     keys("alt+2")
     wait_for("the Journal page", lambda: selected(app.find("page tab", "Journal")))
-    app.wait("the top row", "label", "Rain")
+    app.wait_row("the top row", "Rain")
     keys("Return")  # the newest row has the focus as the page opens
     edit = app.wait("the entry view's Edit button", "push button", "Edit")
     check("Enter on a row opens the entry with Edit and Delete",
@@ -382,17 +402,17 @@ def entries_are_read_corrected_deleted_and_back_dated(journal):
 
     keys("Escape")
     wait_for("the journal again", lambda: app.find("push button", "Back") is None)
-    check("Escape returns to the journal, whose row shows the change", app.find("label", "Rain, then sun") is not None)
+    check("Escape returns to the journal, whose row shows the change", app.row("Rain, then sun") is not None)
 
     keys("Delete")  # the opened entry's row has the focus again
     app.wait("the notice", "label", "Entry deleted")
-    wait_for("the row to go", lambda: app.find("label", "Rain, then sun") is None)
+    wait_for("the row to go", lambda: app.row("Rain, then sun") is None)
     with sqlite3.connect(journal) as db:
         check("Delete on a row removes the entry from the file at once",
               db.execute("SELECT count(*) FROM entry WHERE id = ?", (rain_id,)).fetchone()[0] == 0)
     check("the notice offers Undo", app.find("push button", "Undo") is not None)
     keys("ctrl+z")  # the focus is on a row, which has no undo of its own
-    app.wait("the row back", "label", "Rain, then sun")
+    app.wait_row("the row back", "Rain, then sun")
     with sqlite3.connect(journal) as db:
         row = db.execute("SELECT title, uuid FROM entry WHERE id = ?", (rain_id,)).fetchone()
     check("Ctrl+Z puts the same entry back (same id and uuid)", row == ("Rain, then sun", rain_uuid))
@@ -400,7 +420,7 @@ def entries_are_read_corrected_deleted_and_back_dated(journal):
     keys("Home")
     keys("Delete")
     app.wait("the notice", "label", "Entry deleted")
-    wait_for("the row to go", lambda: app.find("label", "Rain, then sun") is None)
+    wait_for("the row to go", lambda: app.row("Rain, then sun") is None)
     keys("ctrl+q")
     check("quits cleanly after deleting again", app.exit_code() == 0)
     with sqlite3.connect(journal) as db:
@@ -427,10 +447,9 @@ def entries_are_read_corrected_deleted_and_back_dated(journal):
     app.wait("the saved dialog", "label", "Entry Saved")
     keys("Return")
     keys("alt+2")
-    app.wait("the back-dated row", "label", "Looking back")
-    labels = [node.name for node in descendants(app.app)
-              if node.getRoleName() == "label" and node.name in ("Sea air", "Looking back")]
-    check("the back-dated entry is listed below the newer one", labels[:2] == ["Sea air", "Looking back"])
+    app.wait_row("the back-dated row", "Looking back")
+    titles = [node.name.split(", feeling ")[0] for node in rows_of(app.app)]
+    check(f"the back-dated entry is listed below the newer one ({titles})", titles[:2] == ["Sea air", "Looking back"])
     with sqlite3.connect(journal) as db:
         order = [row[0] for row in db.execute("SELECT title FROM entry ORDER BY created_at DESC, id DESC")]
     check("and is dated before it in the file", order == ["Sea air", "Looking back"])
@@ -493,7 +512,7 @@ def entries_are_tagged_and_found(journal):
     check("the file holds the entry's two tags", tags == ["Hiking", "outdoors"])
 
     keys("alt+2")
-    app.wait("the tagged row", "label", "Beach day")
+    app.wait_row("the tagged row", "Beach day")
     check("the row shows its tags", app.find("label", "Tags: Hiking, outdoors") is not None)
 
     keys("ctrl+f")
@@ -501,12 +520,12 @@ def entries_are_tagged_and_found(journal):
     wait_for("focus in Search", lambda: focused(search))
     type_text("cafe")
     app.wait("the result count", "label", "1 entry")
-    check("a word of the body finds the entry, accents aside", app.find("label", "Beach day") is not None)
-    check("and nothing else", app.find("label", "Sea air") is None)
+    check("a word of the body finds the entry, accents aside", app.row("Beach day") is not None)
+    check("and nothing else", app.row("Sea air") is None)
     screenshot("search.png")
     keys("Escape")
-    app.wait("the whole journal again", "label", "Sea air")
-    check("Escape shows the whole journal again", app.find("label", "Beach day") is not None)
+    app.wait_row("the whole journal again", "Sea air")
+    check("Escape shows the whole journal again", app.row("Beach day") is not None)
 
     keys("ctrl+f")
     tag_filter = wait_for("the Tag filter", lambda: find_any(app.app, "Tag filter", focusable=True))
@@ -522,10 +541,10 @@ def entries_are_tagged_and_found(journal):
     check("the Hiking box is ticked", selected(hiking_filter))
     app.wait("the result count", "label", "1 entry")
     check("the tag filter finds the tagged entry only",
-          app.find("label", "Beach day") is not None and app.find("label", "Sea air") is None)
+          app.row("Beach day") is not None and app.row("Sea air") is None)
     keys("Escape")  # the filter's popover
     keys("Escape")  # the search
-    app.wait("the whole journal again", "label", "Sea air")
+    app.wait_row("the whole journal again", "Sea air")
 
     press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
     press(app.wait("the Tags item", "menu item", "Tags"))
@@ -548,7 +567,7 @@ def entries_are_tagged_and_found(journal):
 
     app = Flourish(journal)
     show_journal(app)
-    app.wait("the tagged row", "label", "Beach day")
+    app.wait_row("the tagged row", "Beach day")
     check("after a restart the entry carries the renamed tag",
           app.wait("the row's tags", "label", "Tags: outdoors, Walking") is not None)
 
@@ -799,7 +818,7 @@ def damaged_flourish_journal_is_read_not_written(journal):
     check("the bar offers Quit", app.find("push button", "Quit") is not None)
     show_journal(app)
     wait_for("the readable entries listed", lambda: next(
-        (node for node in descendants(app.app) if node.getRoleName() == "label" and " · feeling " in node.name), None))
+        (node for node in rows_of(app.app) if ", feeling " in node.name), None))
     press(recover)
     app.wait("the recovery's dialog", "label", "Entries Recovered")
     recovered = [name for name in os.listdir(WORK) if name.startswith("damaged-journal-recovered-")]
@@ -864,7 +883,7 @@ def daylio_history_arrives_and_leaves():
           rows == [("Comet", 0, "We saw it"), ("Late night", titles.index(chosen), "Cold, clear\nsky")])
     check("their activities are tags", tags == {"stargazing", "friends"})
     show_journal(app)
-    app.wait("the imported row", "label", "Late night")
+    app.wait_row("the imported row", "Late night")
     check("the journal lists them with their tags", app.wait("the row's tags", "label", "Tags: friends, stargazing") is not None)
 
     # And out again, from the command line, as CSV that Python reads back.
@@ -1042,7 +1061,7 @@ def photos_are_added_seen_and_kept_sealed():
     keys("Return")
     wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
     keys("alt+2")
-    row = app.wait("the new row", "label", "Beach day")
+    row = app.wait_row("the new row", "Beach day")
     check("the row says how many photos the entry has", named_containing(app, "4 photos") is not None)
     keys("Return")
     strip = app.wait("the entry's photos", "push button", "Photo 1 of 4, rotated.jpg", timeout=20)
@@ -1134,7 +1153,7 @@ def journal_syncs_through_a_folder():
         check("another journal joins it with the passphrase", status is not None)
         show_journal(app)
         check("the first journal's entry arrives in the second's list",
-              app.wait("the synced entry's row", "label", "Zanzibar by the sea", timeout=15) is not None)
+              app.wait_row("the synced entry's row", "Zanzibar by the sea", timeout=15) is not None)
 
         # The network goes; meanwhile the first journal syncs an entry from a terminal. When the
         # network comes back, the window syncs at once: its next timer is minutes away. (What
@@ -1150,10 +1169,10 @@ def journal_syncs_through_a_folder():
         check(f"the first journal sends it from a terminal, its key from the keyring ({synced.stdout.strip()})",
               synced.returncode == 0 and "sent 1" in synced.stdout)
         time.sleep(1)
-        check("nothing arrives while the network is away", app.find("label", "Back online") is None)
+        check("nothing arrives while the network is away", app.row("Back online") is None)
         network.set_online(True)
         check("the entry arrives as soon as the network is back",
-              app.wait("the entry synced on the network's return", "label", "Back online", timeout=10) is not None)
+              app.wait_row("the entry synced on the network's return", "Back online", timeout=10) is not None)
         keys("ctrl+q")
         check("quits cleanly", app.exit_code() == 0)
     finally:
@@ -1343,7 +1362,7 @@ def locked_journal_opens_on_its_unlock_page():
     unlock(app, field)
     show_journal(app)
     for title, body, _, _ in LOCKED_ENTRIES:
-        app.wait(f"the row of {title}", "label", title)
+        app.wait_row(f"the row of {title}", title)
     check("the right passphrase opens the window with every entry", app.find("label", "Marzipan lanterns over the fjord") is not None)
     check("and the unlock page is gone", app.find("password text", "Passphrase", visible=False) is None)
     keys("ctrl+q")
@@ -1359,7 +1378,7 @@ def lock_keeps_the_half_written_words_inside():
     unlock(app, field)
     type_a_draft(app, draft_title, draft_body)
     show_journal(app)
-    app.wait("a row of the journal", "label", "Quokka parade")
+    app.wait_row("a row of the journal", "Quokka parade")
     # And an edit not saved yet: the newest entry's title changed in its editor.
     keys("Return")  # the newest row has the focus as the page opens
     app.wait("the entry view's Edit button", "push button", "Edit")
@@ -1423,7 +1442,7 @@ def saves_of_a_locked_journal_stay_sealed():
     keys("Return")
     wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
     show_journal(app)
-    app.wait("the saved row", "label", title)
+    app.wait_row("the saved row", title)
     check("the entry is saved and listed with its tag", app.wait("the row's tags", "label", f"Tags: {tag}") is not None)
     backups = os.path.join(locked.folder, "backups")
     wait_for("the day's backup", lambda: any(name.startswith("journal-") and name.endswith(".sqlite")
@@ -1689,7 +1708,7 @@ def memories_come_back_on_their_day():
 
     app = Flourish(journal, XDG_CONFIG_HOME=config)
     show_journal(app)
-    app.wait("the journal's rows", "label", "Lunch by the river")
+    app.wait_row("the journal's rows", "Lunch by the river")
     time.sleep(1.5)  # the look-up comes after the first frame
     check("closed, the card stays closed for the rest of the day", app.find("push button", lines[0]) is None)
     app.kill()
@@ -1757,17 +1776,17 @@ def measures_are_kept_searched_and_charted():
 
     # Found by value in the search bar, and shown on the entry.
     keys("alt+2")
-    app.wait("the new row", "label", "Short night")
+    app.wait_row("the new row", "Short night")
     keys("ctrl+f")
     search = wait_for("the Search field", lambda: find_any(app.app, "Search"))
     wait_for("focus in Search", lambda: focused(search))
     type_text("energy < 3")
     app.wait("one entry found", "label", "1 entry")
     check("“energy < 3” finds the entry with a 2, not the one with a 4",
-          wait_for("Slow Sunday alone", lambda: app.find("label", "Slow Sunday") and not app.find("label", "Short night")))
+          wait_for("Slow Sunday alone", lambda: app.row("Slow Sunday") and not app.row("Short night")))
     keys("ctrl+a")
     type_text("sleep < 6")
-    wait_for("Short night alone", lambda: app.find("label", "Short night") and not app.find("label", "Slow Sunday"))
+    wait_for("Short night alone", lambda: app.row("Short night") and not app.row("Slow Sunday"))
     check("“sleep < 6” finds the short night", True)
     keys("Escape")
 
@@ -1853,7 +1872,7 @@ def rows_are_named_for_a_screen_reader():
     subprocess.run([BINARY, "--database", journal, "--import", words], check=True, capture_output=True)
 
     def cells():
-        return [node for node in descendants(app.app) if node.getRoleName() == "table cell" and showing(node)]
+        return rows_of(app.app)
 
     def focused_cell():
         return next((node for node in cells() if focused(node)), None)
@@ -1864,6 +1883,10 @@ def rows_are_named_for_a_screen_reader():
     check("a row is named by one sentence: title, mood, date, then its tags",
           first.name.startswith("First snow, feeling really good, ") and first.name.endswith(", 2 tags"))
     check("no row is named by its widget's type", not any(cell.name == "GtkListItemWidget" for cell in cells()))
+    inside = [node.name for node in descendants(first) if node is not first and node.getRoleName() == "label"]
+    check(f"inside the row nothing of its sentence is said again; the body and tags are there to read ({inside})",
+          "First snow" not in inside and not any(" · feeling " in name for name in inside)
+          and "Words of First snow." in inside and "Tags: friends, walk" in inside)
     second = next((cell for cell in cells() if cell.name.startswith("Day 001, feeling the best, ")), None)
     check("the next row is named for its own entry", second is not None)
 

@@ -77,6 +77,11 @@ final class JournalRow {
         morePhotos.isVisible = false
         photoBox.addOverlay(morePhotos)
         photoBox.align(vertical: .center)
+        // The row's name already says the title, the mood and the date: a screen reader walking
+        // into the row would say them twice. The body, the tags' names and the place are not in
+        // the name, and stay to be read.
+        titleLabel.setAccessibleHidden(true)
+        metaLabel.setAccessibleHidden(true)
         // The place says how many photos there are; what is in it adds nothing to that.
         thumbnail.setAccessibleHidden(true)
         morePhotos.setAccessibleHidden(true)
@@ -99,6 +104,8 @@ final class JournalRow {
             titleLabel.text = unreadableReason == nil ? "…" : tr("This entry could not be read")
             titleLabel.isVisible = true
             bodyLabel.text = unreadableReason ?? ""
+            // The name says the reason already.
+            bodyLabel.setAccessibleHidden(true)
             bodyLabel.isVisible = unreadableReason != nil
             metaLabel.isVisible = false
             locationLabel.isVisible = false
@@ -113,6 +120,7 @@ final class JournalRow {
         titleLabel.highlight(query?.highlights(in: titleLabel.text) ?? [])
         titleLabel.isVisible = !entry.title.isEmpty
         bodyLabel.text = entry.body.preview(limit: Entry.rowBodyLimit)
+        bodyLabel.setAccessibleHidden(false)
         bodyLabel.highlight(query?.highlights(in: bodyLabel.text) ?? [])
         bodyLabel.isVisible = !entry.body.isEmpty
         tagsLabel.isVisible = !tags.isEmpty
