@@ -24,9 +24,11 @@ let package = Package(
         ),
         // libsecret, for the desktop's Secret Service (sync's key and password); GLib, not GTK.
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // glibc's malloc tuning, which Swift's Glibc module does not export; GtkKit alone uses it.
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "GtkKit",
-            dependencies: ["CGtk", "CSecret"]
+            dependencies: ["CGtk", "CSecret", "CMalloc"]
         ),
         // glibc's gettext, for the core's own words; no GTK.
         .systemLibrary(name: "CIntl"),

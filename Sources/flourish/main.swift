@@ -4,6 +4,10 @@ import Foundation
 
 // Flourish's command line. GTK never sees these arguments: they are Flourish's own.
 
+// Before any thread starts: one malloc arena for all, so what background reads free is reused
+// by the next rather than kept apart per thread.
+shareOneMallocArena()
+
 // Translations first: everything below may speak to the person.
 Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($0 as NSString).appendingPathComponent("locale") })
 

@@ -149,6 +149,17 @@ final class EntryViewController {
         }
     }
 
+    /// Lets go of the body's words while the page is hidden: laid out, a long entry's text takes
+    /// megabytes, kept for nothing until the next entry is opened. `entry` stays, for
+    /// `putBackWords` when the page shows again.
+    func letGoOfWords() {
+        if !bodyLabel.text.isEmpty { bodyLabel.text = "" }
+    }
+
+    func putBackWords() {
+        if let entry, bodyLabel.text.isEmpty, !entry.body.isEmpty { bodyLabel.text = entry.body }
+    }
+
     private func showPhotos(of entry: Entry) {
         // The same photos (after an edit of the words, say) keep their tiles and the keyboard.
         guard photoTiles.map(\.photo) != entry.photos else { return }

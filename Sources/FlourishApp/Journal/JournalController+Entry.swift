@@ -163,10 +163,16 @@ extension JournalController {
     func show(_ page: Page) {
         // The entry view and the edit form exist only while shown, so that a screen reader never
         // finds a hidden entry's words (GTK 4.8 reports hidden stack pages as visible).
-        if page == .entry { entryView.view.isVisible = true }
+        if page == .entry {
+            entryView.putBackWords()
+            entryView.view.isVisible = true
+        }
         if page == .edit { editor.view.isVisible = true }
         view.visiblePage = page.rawValue
-        if page != .entry { entryView.view.isVisible = false }
+        if page != .entry {
+            entryView.view.isVisible = false
+            entryView.letGoOfWords()
+        }
         if page != .edit { editor.view.isVisible = false }
         backButton.isVisible = page == .entry
     }

@@ -8,14 +8,15 @@ import GtkKit
 @MainActor
 final class PhotoThumbnails {
     private let model: JournalModel
-    /// Textures by photo and size, the least recently used let go past `limit`.
+    /// Textures by photo and size, the least recently used let go past `limit` (40 px ones:
+    /// 6 KiB each, under 2 MiB in all).
     private var textures: [Key: Texture] = [:]
     private var order: [Key] = []
     private var waiting: [Key: [@MainActor (Texture?) -> Void]] = [:]
     /// Photos that could not be shown (file missing or damaged, no reader for their kind): not
     /// read again each time their row scrolls by, until Flourish starts again.
     private var unreadable: Set<String> = []
-    private let limit = 300
+    static let limit = 300
 
     private struct Key: Hashable {
         let id: String
@@ -52,7 +53,7 @@ final class PhotoThumbnails {
     private func touch(_ key: Key) {
         order.removeAll { $0 == key }
         order.append(key)
-        while order.count > limit { textures.removeValue(forKey: order.removeFirst()) }
+        while order.count > Self.limit { textures.removeValue(forKey: order.removeFirst()) }
     }
 }
 

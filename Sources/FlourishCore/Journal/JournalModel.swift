@@ -70,7 +70,10 @@ public final class JournalModel {
     /// least recently used go, so memory follows what was looked at lately, not the journal's size.
     private var lastUse: [Int64: Int] = [:]
     private var useCounter = 0
-    public nonisolated static let cacheLimit = 3_000
+    /// Some fifty windowfuls of rows: scrolling back a long way re-reads them (60 at a time, in
+    /// the background, ahead of the scroll), and memory stays near the empty journal's. At 3,000
+    /// the entries kept were megabytes more after a long scroll for no frame the quicker.
+    public nonisolated static let cacheLimit = 1_000
     /// Rows that exist but cannot be read as entries (edited by hand outside Flourish), with
     /// why: not asked for again, so a row says so instead of loading for ever.
     private var unreadable: [Int64: String] = [:]

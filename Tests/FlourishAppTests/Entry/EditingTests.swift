@@ -88,6 +88,26 @@ final class EditingTests: XCTestCase {
         }
     }
 
+    func testTheEntryViewLetsGoOfItsWordsWhileHiddenAndShowsThemAgain() throws {
+        try MainActor.assumeIsolated {
+            let (harness, saved) = try journalOfThree()
+            defer { harness.close() }
+            let journal = harness.main.journal
+            let view = journal.entryView
+            openForEditing(harness, saved[1])
+            XCTAssertEqual(view.bodyLabel.text, "", "hidden behind the edit form, the body's words are let go of")
+            journal.editor.cancelButton.click()
+            harness.waitUntil("Cancel shows the entry again") { journal.page == .entry && view.view.isMapped }
+            XCTAssertEqual(view.bodyLabel.text, "Body of Middle.", "and its words are back")
+
+            journal.backButton.click()
+            harness.waitUntil("the journal shows again") { journal.page == .entries }
+            XCTAssertEqual(view.bodyLabel.text, "", "back on the list, the open entry's words are let go of")
+            open(harness, saved[1])
+            XCTAssertEqual(view.bodyLabel.text, "Body of Middle.")
+        }
+    }
+
     func testEditingChangesTheRowAtOnceAndTheFile() throws {
         try MainActor.assumeIsolated {
             let (harness, saved) = try journalOfThree()
