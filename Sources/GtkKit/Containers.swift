@@ -28,6 +28,8 @@ public final class Box: Widget {
 
     public func append(_ child: Widget) { gtk_box_append(typed(raw), child.raw) }
 
+    public func remove(_ child: Widget) { gtk_box_remove(typed(raw), child.raw) }
+
     public func removeAll() {
         while let child = gtk_widget_get_first_child(raw) { gtk_box_remove(typed(raw), child) }
     }

@@ -16,8 +16,14 @@ final class MemoriesCard {
     static let linesMaxHeight: Int32 = 180
     /// The memories shown, in order; empty while the card is hidden.
     private(set) var memories: [Memory] = []
-    /// The buttons, one a memory, for tests.
+    /// The buttons, one a memory shown, for tests.
     private(set) var buttons: [Button] = []
+    /// The lines made at first: twenty years of memories. The rest wait behind "Show 12 more
+    /// years": the sample journal of 100,000 entries (back to 1807) has 219 memories on most
+    /// days, and their lines were 3 MiB of the window's memory, for a card that shows five.
+    static let linesAtFirst = 20
+    /// "Show 12 more years", after the first lines when there are more.
+    private(set) var moreButton: Button?
     /// Told when a memory is activated.
     var onOpen: (@MainActor (Entry) -> Void)?
     /// Told when the card is closed from its own button: the focus has to go somewhere.
@@ -96,7 +102,33 @@ final class MemoriesCard {
         guard memories != self.memories else { return }
         self.memories = memories
         lines.removeAll()
-        buttons = memories.map { memory in
+        buttons = []
+        moreButton = nil
+        addLines(for: memories.prefix(Self.linesAtFirst))
+        let rest = memories.dropFirst(Self.linesAtFirst)
+        if !rest.isEmpty {
+            let words = rest.count == 1 ? tr("Show 1 more year") : String(format: tr("Show %@ more years"), rest.count.formatted())
+            let more = Button(accessibleName: words)
+            let label = Label(words)
+            label.alignStart()
+            more.setChild(label)
+            more.hasFrame = false
+            more.addClass("memories-more")
+            more.onClicked { [unowned self, unowned more] in
+                lines.remove(more)
+                moreButton = nil
+                addLines(for: rest)
+                // The keyboard stays where the button was: on the first of the new lines.
+                buttons[Self.linesAtFirst].grabFocus()
+            }
+            lines.append(more)
+            moreButton = more
+        }
+        view.isVisible = !memories.isEmpty
+    }
+
+    private func addLines<Memories: Sequence>(for memories: Memories) where Memories.Element == Memory {
+        buttons += memories.map { memory in
             let line = Self.line(memory)
             let button = Button(accessibleName: line)
             let label = Label(line)
@@ -110,7 +142,6 @@ final class MemoriesCard {
             lines.append(button)
             return button
         }
-        view.isVisible = !memories.isEmpty
     }
 
     /// "1 year ago · feeling really good · First snow".

@@ -71,11 +71,18 @@ final class MemoriesCardTests: XCTestCase {
             let harness = try Harness(journalPath: path, clock: { [self] in at(2026, 11, 27, 9) })
             defer { harness.close() }
             let card = shownCard(harness)
-            harness.waitUntil("the card shows 25 memories") { card.view.isVisible && card.buttons.count == 25 }
+            harness.waitUntil("the card shows 20 memories") { card.view.isVisible && card.buttons.count == 20 }
             MainLoop.run(for: 0.3)
             XCTAssertLessThanOrEqual(card.linesScroll.allocatedHeight, MemoriesCard.linesMaxHeight,
                                      "the lines scroll past a few of them")
             XCTAssertGreaterThan(harness.main.journal.list.allocatedHeight, 200, "the journal keeps most of the window")
+            XCTAssertEqual(card.buttons.last?.accessibleName, "20 years ago · feeling okay · Year 2006", "the latest twenty years first")
+            let more = try XCTUnwrap(card.moreButton, "the earlier years wait behind a button")
+            XCTAssertEqual(more.accessibleName, "Show 5 more years")
+            more.click()
+            harness.waitUntil("the other five years are shown") { card.buttons.count == 25 && card.moreButton == nil }
+            XCTAssertTrue(card.buttons[20].hasFocus, "the keyboard goes on to the first of them")
+            XCTAssertEqual(card.buttons[24].accessibleName, "25 years ago · feeling okay · Year 2001")
             _ = card.buttons[24].grabFocus()
             XCTAssertTrue(card.buttons[24].hasFocus, "the last memory is still reached from the keyboard")
         }
