@@ -210,9 +210,6 @@ def startups(binary, journals, rounds, environment, bare=None):
     return per_size
 
 
-CACHES = {}
-
-
 def run_once(binary, journal, entries, environment):
     """The Journal page, opening the longest entry, paging and holding Down, memory."""
     wait_quiet_machine()
@@ -228,8 +225,9 @@ def run_once(binary, journal, entries, environment):
     app.mark("memory given back", after=checked)
     wait_idle(app.process, time.monotonic())
     figures["rss_started_mib"] = rss_mib(app.process.pid)
-    # What the window keeps in memory at most, as it says itself (one line, the same every run).
-    CACHES.update(said=next((event for _, event in list(app.marks) if event.startswith("caches at most: ")), None))
+    # What the window keeps in memory at most, as it says itself (one line, the same every run):
+    # words, not a figure, so main takes it out before the figures are summarised.
+    figures["caches"] = next((event for _, event in list(app.marks) if event.startswith("caches at most: ")), None)
 
     # From the moment the app has the key (xdotool's own start-up is no part of a person's wait).
     before = time.monotonic()
@@ -442,7 +440,9 @@ def main():
             print(f"bench: run {run + 1}/{args.runs}, {column_label(column)} entries", file=sys.stderr, flush=True)
             if column.endswith("+unmade"):
                 forget_thumbnails(journals[column])
-            per_run.setdefault(column, []).append(run_once(binary, journals[column], entries_of(column), environment))
+            figures = run_once(binary, journals[column], entries_of(column), environment)
+            results["caches"] = figures.pop("caches") or results.get("caches")
+            per_run.setdefault(column, []).append(figures)
 
     for column in columns:
         store = json.loads(subprocess.run([helper, "store", journals[column]], check=True, capture_output=True,
@@ -607,8 +607,8 @@ def print_table(results, sizes, columns):
               f"{fmt(results['startup_largest_over_bare'], '×', 2)}")
         print(f"RSS after start-up, {max(sizes):,} entries, above the bare window, round by round: "
               f"{fmt(results['rss_largest_above_bare_mib'], 'MiB')}")
-    if CACHES.get("said"):
-        print(f"\nThe window's {CACHES['said']}")
+    if results.get("caches"):
+        print(f"\nThe window's {results['caches']}")
     ratio = results.get("startup_largest_over_empty")
     if ratio:
         print(f"\nStart-up to idle, {max(sizes):,} entries ÷ empty, round by round: {fmt(ratio, '×', 2)}")

@@ -108,11 +108,7 @@ final class MemoriesCard {
         let rest = memories.dropFirst(Self.linesAtFirst)
         if !rest.isEmpty {
             let words = rest.count == 1 ? tr("Show 1 more year") : String(format: tr("Show %@ more years"), rest.count.formatted())
-            let more = Button(accessibleName: words)
-            let label = Label(words)
-            label.alignStart()
-            more.setChild(label)
-            more.hasFrame = false
+            let more = Self.flatButton(saying: words, wrapping: false)
             more.addClass("memories-more")
             more.onClicked { [unowned self, unowned more] in
                 lines.remove(more)
@@ -129,19 +125,25 @@ final class MemoriesCard {
 
     private func addLines<Memories: Sequence>(for memories: Memories) where Memories.Element == Memory {
         buttons += memories.map { memory in
-            let line = Self.line(memory)
-            let button = Button(accessibleName: line)
-            let label = Label(line)
-            label.alignStart()
-            label.enableWrapping()
-            button.setChild(label)
-            button.hasFrame = false
+            let button = Self.flatButton(saying: Self.line(memory), wrapping: true)
             button.addClass("memory")
             button.addClass(Theme.moodClass(memory.mood))
             button.onClicked { [unowned self] in onOpen?(memory.entry) }
             lines.append(button)
             return button
         }
+    }
+
+    /// A button without a frame showing `words` from the line's start, named by them for a
+    /// screen reader: a memory's line, or the one that shows the earlier years.
+    private static func flatButton(saying words: String, wrapping: Bool) -> Button {
+        let button = Button(accessibleName: words)
+        let label = Label(words)
+        label.alignStart()
+        if wrapping { label.enableWrapping() }
+        button.setChild(label)
+        button.hasFrame = false
+        return button
     }
 
     /// "1 year ago · feeling really good · First snow".
