@@ -33,6 +33,10 @@ static inline gboolean flourish_is_editable(GtkWidget *w) {
     return GTK_IS_EDITABLE(w) || GTK_IS_TEXT_VIEW(w);
 }
 
+static inline gboolean flourish_is_viewport(GtkWidget *w) {
+    return GTK_IS_VIEWPORT(w);
+}
+
 // MARK: - Variadic functions, given fixed arities
 
 static inline GtkWidget *flourish_message_dialog_new(GtkWindow *parent, const char *title, const char *message) {

@@ -45,7 +45,31 @@ public final class ScrolledWindow: Widget {
 
     private var opaque: OpaquePointer { OpaquePointer(raw) }
 
-    public func setChild(_ child: Widget) { gtk_scrolled_window_set_child(opaque, child.raw) }
+    public func setChild(_ child: Widget) {
+        gtk_scrolled_window_set_child(opaque, child.raw)
+        followFocusOnceSized()
+    }
+
+    /// GTK 4.8's viewport (made here for a child that does not scroll itself) scrolls to each
+    /// newly focused widget with a 0.2 s animation, and does so before it has a height too: it
+    /// then takes the focused widget for out of view and animates to where it already is. A
+    /// window giving a field the keyboard as it appears ran twelve frames for nothing after its
+    /// first, and was not idle until they were done. So the viewport follows the focus from
+    /// when it is first given its height.
+    private func followFocusOnceSized() {
+        guard let viewport = gtk_scrolled_window_get_child(opaque), flourish_is_viewport(viewport) != 0 else { return }
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(opaque),
+              gtk_adjustment_get_page_size(adjustment) <= 0 else { return }
+        gtk_viewport_set_scroll_to_focus(OpaquePointer(viewport), 0)
+        let instance = UnsafeMutableRawPointer(adjustment)
+        var handler: UInt = 0
+        handler = Signal.connect(instance, "changed") {
+            guard handler != 0, gtk_adjustment_get_page_size(adjustment) > 0 else { return }
+            g_signal_handler_disconnect(instance, handler)
+            handler = 0
+            gtk_viewport_set_scroll_to_focus(OpaquePointer(viewport), 1)
+        }
+    }
 
     public func setMinContentHeight(_ height: Int32) {
         gtk_scrolled_window_set_min_content_height(opaque, height)

@@ -8,12 +8,25 @@ import GtkKit
 final class DatePicker {
     /// On the form; a screen reader calls it "Date" and reads its text as the description.
     let button = Button(tr("Now"))
-    let calendar = Calendar()
-    let hour = SpinButton(from: 0, to: 23)
-    let minute = SpinButton(from: 0, to: 59)
-    /// Back to "Now" (or to the entry's own date when editing).
-    let resetButton = Button(mnemonic: tr("_Now"))
     let popover: Popover
+    /// The popover's calendar, hour and minute fields and Now button, made the first time they
+    /// are needed (the popover opening): a calendar is some sixty widgets, and the New Entry form
+    /// and the Edit page each have a picker that most starts never open.
+    var calendar: GtkKit.Calendar { controls.calendar }
+    var hour: SpinButton { controls.hour }
+    var minute: SpinButton { controls.minute }
+    /// Back to "Now" (or to the entry's own date when editing).
+    var resetButton: Button { controls.reset }
+    private struct Controls {
+        let calendar: GtkKit.Calendar
+        let hour: SpinButton
+        let minute: SpinButton
+        let reset: Button
+    }
+    private var made: Controls?
+    private var controls: Controls { made ?? makeControls() }
+    /// Where the controls go once made.
+    private let content = Box(.vertical, spacing: 8)
 
     /// The time the person chose; nil while the button still reads its starting text.
     private(set) var date: Date?
@@ -30,6 +43,20 @@ final class DatePicker {
     }
 
     init() {
+        content.setMargins(6)
+        popover = Popover(attachedTo: button, child: content)
+        button.addClass("date-button")
+        button.accessibleName = tr("Date")
+        button.tooltip = tr("When this happened")
+        button.onClicked { [unowned self] in open() }
+        describe()
+    }
+
+    private func makeControls() -> Controls {
+        let controls = Controls(calendar: GtkKit.Calendar(), hour: SpinButton(from: 0, to: 23), minute: SpinButton(from: 0, to: 59),
+                                reset: Button(mnemonic: tr("_Now")))
+        made = controls
+        let (calendar, hour, minute, resetButton) = (controls.calendar, controls.hour, controls.minute, controls.reset)
         let timeRow = Box(.horizontal, spacing: 6)
         let hourLabel = Label()
         hourLabel.setMnemonic(tr("_Hour"), for: hour)
@@ -39,15 +66,8 @@ final class DatePicker {
         resetButton.expand(horizontally: true)
         resetButton.align(horizontal: .end)
         timeRow.append(resetButton)
-
-        let content = Box(.vertical, spacing: 8)
-        content.setMargins(6)
         content.append(calendar)
         content.append(timeRow)
-        popover = Popover(attachedTo: button, child: content)
-        button.addClass("date-button")
-        button.accessibleName = tr("Date")
-        button.tooltip = tr("When this happened")
         calendar.setAccessibleLabel(tr("Day"))
         calendar.setAccessibleDescription(tr("Arrow keys change the day, Page Up and Page Down the month."))
         // GTK's own calendar keys move a focus ring that Space must then confirm, starting from
@@ -58,8 +78,6 @@ final class DatePicker {
             move(by: step)
             return true
         }
-
-        button.onClicked { [unowned self] in open() }
         calendar.onDaySelected { [unowned self] in chooseFromControls() }
         hour.onValueChanged { [unowned self] in chooseFromControls() }
         minute.onValueChanged { [unowned self] in chooseFromControls() }
@@ -68,7 +86,7 @@ final class DatePicker {
             popover.close()
             onChange?()
         }
-        describe()
+        return controls
     }
 
     /// Starts over from `original`: "Now" for nil, else that date.

@@ -122,7 +122,6 @@ final class InsightsController {
         pixels.onDayActivated = { [unowned self] day in
             if let date = day.start() { onShowDay?(date) }
         }
-        showYears([Foundation.Calendar.current.component(.year, from: Date())])
         // The year's squares grow with the window, as the chart above does: sized once the
         // layout that resized the chart is done.
         chart.canvas.onResize { [unowned self] _, _ in
@@ -229,6 +228,10 @@ final class InsightsController {
     /// Reads the figures of the chosen period again, in the background.
     func refresh() {
         Trace.mark("insights asked")
+        // This year alone until the figures say which years the journal holds. Not at start-up:
+        // the first look at the calendar loads its rules, and the window's first frame does not
+        // need them.
+        if shownYears.isEmpty { showYears([Foundation.Calendar.current.component(.year, from: Date())]) }
         generation += 1
         let asked = generation
         model.insights(for: period) { [weak self] result in

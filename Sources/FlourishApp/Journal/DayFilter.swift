@@ -7,9 +7,15 @@ import GtkKit
 @MainActor
 final class DayFilter {
     let button: Button
-    let calendar = Calendar()
-    let clearButton = Button(mnemonic: tr("_Clear"))
     let popover: Popover
+    /// The popover's calendar and Clear button, made when it first opens: the search has two
+    /// filters, and most starts never open either.
+    var calendar: GtkKit.Calendar { controls.calendar }
+    var clearButton: Button { controls.clear }
+    private var made: (calendar: GtkKit.Calendar, clear: Button)?
+    private var controls: (calendar: GtkKit.Calendar, clear: Button) { made ?? makeControls() }
+    /// Where the controls go once made.
+    private let content = Box(.vertical, spacing: 8)
     /// The day chosen (its start, local time), or nil for any day.
     private(set) var day: Date?
     var onChange: (@MainActor () -> Void)?
@@ -27,11 +33,7 @@ final class DayFilter {
         button = Button(tr("Any day"))
         button.accessibleName = name
         button.addClass("day-filter")
-        let content = Box(.vertical, spacing: 8)
         content.setMargins(6)
-        content.append(calendar)
-        clearButton.align(horizontal: .end)
-        content.append(clearButton)
         popover = Popover(attachedTo: button, child: content)
         describe()
         button.onClicked { [unowned self] in
@@ -43,6 +45,15 @@ final class DayFilter {
             popover.open()
             calendar.grabFocus()
         }
+    }
+
+    private func makeControls() -> (calendar: GtkKit.Calendar, clear: Button) {
+        let controls = (calendar: GtkKit.Calendar(), clear: Button(mnemonic: tr("_Clear")))
+        made = controls
+        let (calendar, clearButton) = controls
+        content.append(calendar)
+        clearButton.align(horizontal: .end)
+        content.append(clearButton)
         calendar.onDaySelected { [unowned self] in
             guard !filling else { return }
             let picked = calendar.day
@@ -54,6 +65,7 @@ final class DayFilter {
             set(nil)
             popover.close()
         }
+        return controls
     }
 
     /// Sets the day (nil: any day) and tells `onChange` if it changed.

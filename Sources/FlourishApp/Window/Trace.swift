@@ -30,16 +30,20 @@ enum Trace {
         mark("rows reached \(position)")
     }
 
-    /// Prints `event` the first time it happens (later repeats are ignored).
-    static func once(_ event: String) {
-        guard enabled, seen.insert(event).inserted else { return }
+    /// Prints `event` the first time it happens (later repeats are ignored). The words are made
+    /// only when tracing: some (numbers formatted for the person's language) cost a start-up
+    /// that is not traced a few milliseconds.
+    static func once(_ event: @autoclosure () -> String) {
+        guard enabled else { return }
+        let event = event()
+        guard seen.insert(event).inserted else { return }
         mark(event)
     }
 
     /// Prints every event, each time: "flourish-trace: <ms> <event>".
-    static func mark(_ event: String) {
+    static func mark(_ event: @autoclosure () -> String) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event).utf8))
+        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event()).utf8))
     }
 
     /// Milliseconds since launch.
