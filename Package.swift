@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "flourish", targets: ["flourish"]),
+        .executable(name: "flourish-webdav", targets: ["flourish-webdav"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -42,8 +43,19 @@ let package = Package(
         ),
         .target(
             name: "FlourishCore",
-            dependencies: ["CIntl", "CSodium", "CJournalCipher", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["CIntl", "CSodium", "CJournalCipher", "WebDAVWire", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"), "ZIPFoundation"]
+        ),
+        // What Flourish and its WebDAV helper say to each other; Foundation alone.
+        .target(name: "WebDAVWire"),
+        // The WebDAV helper: the one program of Flourish's that links a network stack (libcurl,
+        // named for the build that links Foundation statically), started by the app when it
+        // syncs through WebDAV.
+        .executableTarget(
+            name: "flourish-webdav",
+            dependencies: ["WebDAVWire"],
+            path: "Sources/flourish-webdav",
+            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "FlourishApp",

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import WebDAVWire
 
 /// A sync place on a WebDAV server (Nextcloud, ownCloud, a NAS, Apache's mod_dav): a collection
 /// reached with a user name and an (app) password, over HTTPS on the open network. Files are
@@ -11,6 +9,9 @@ import FoundationNetworking
 ///
 /// The server is not trusted: no redirect is followed (the password would go with it, wherever the
 /// server says), and no more of an answer is taken in than sync can use.
+///
+/// The requests themselves are made by Flourish's WebDAV helper process (`WebDAVHelper`), the one
+/// part of Flourish that links a network stack.
 public struct WebDAVPlace: SyncPlace {
     /// The collection, always ending in "/", without user or password.
     public let collection: URL
@@ -19,10 +20,16 @@ public struct WebDAVPlace: SyncPlace {
     /// The address as the person knows it: with the user, never the password.
     public let displayName: String
     private let timeout: TimeInterval
+    /// Shared by the place's copies; the helper process ends with the last of them.
+    private let helper: WebDAVHelper
 
     /// `address` is "https://anna@cloud.example.org/remote.php/dav/files/anna/Flourish/"; the
     /// user name is taken from it, and a password written into it is refused rather than kept.
     public init(address: String, password: String, timeout: TimeInterval = 30) throws(SyncError) {
+        try self.init(address: address, password: password, timeout: timeout, helper: WebDAVHelper())
+    }
+
+    init(address: String, password: String, timeout: TimeInterval = 30, helper: WebDAVHelper) throws(SyncError) {
         // Checked first: an address with a password in it is never repeated in a message.
         let authority = address.split(separator: "/", maxSplits: 3).dropFirst().first ?? ""
         let userInfo = authority.contains("@") ? authority.prefix { $0 != "@" } : ""
@@ -43,17 +50,18 @@ public struct WebDAVPlace: SyncPlace {
         self.collection = collection
         self.password = password
         self.timeout = timeout
+        self.helper = helper
         var shown = parts
         shown.user = user.isEmpty ? nil : user
         displayName = shown.string ?? address
     }
 
     public func prepare(create: Bool) throws(SyncError) {
-        let (status, _) = try request("PROPFIND", collection, headers: ["Depth": "0"], body: Self.propfind, limit: listing)
+        let status = try request("PROPFIND", collection, headers: ["Depth": "0"], body: Self.propfind, limit: listing).status
         switch status {
         case 207, 200: return
         case 404 where create:
-            let (made, _) = try request("MKCOL", collection)
+            let made = try request("MKCOL", collection).status
             switch made {
             case 201: return
             // 409: the parent collection is missing.
@@ -66,12 +74,11 @@ public struct WebDAVPlace: SyncPlace {
 
     public func list(_ folder: String) throws(SyncError) -> [String] {
         let url = folder.isEmpty ? collection : collection.appendingPathComponent(folder, isDirectory: true)
-        let (status, body) = try request("PROPFIND", url, headers: ["Depth": "1"], body: Self.propfind, limit: listing)
-        if status == 404 { return [] }
-        guard status == 207 else { throw failure(status) }
-        let listing = MultiStatus(body)
-        guard listing.parsed else { throw .notAJournal(place: displayName) }
-        return listing.files.compactMap { href in
+        let answer = try request("PROPFIND", url, headers: ["Depth": "1"], body: Self.propfind, limit: listing, listing: true)
+        if answer.status == 404 { return [] }
+        guard answer.status == 207 else { throw failure(answer.status) }
+        guard let files = answer.files else { throw .notAJournal(place: displayName) }
+        return files.compactMap { href in
             // Each href is a path (or a whole URL) ending in the file's name, percent-encoded.
             let path = URL(string: href)?.path ?? href
             let name = (path as NSString).lastPathComponent
@@ -82,23 +89,23 @@ public struct WebDAVPlace: SyncPlace {
     public func read(_ name: String) throws(SyncError) -> Data? {
         // Refused whole, never read in part: a file cut short fails its check anyway.
         let file = Limit(bytes: SyncLimits.largestFile, exceeded: .skippedFile(name: name))
-        let (status, body) = try request("GET", url(of: name), limit: file)
-        switch status {
-        case 200: return body
+        let answer = try request("GET", url(of: name), limit: file)
+        switch answer.status {
+        case 200: return answer.body
         case 404: return nil
-        default: throw failure(status)
+        default: throw failure(answer.status)
         }
     }
 
     public func create(_ name: String, contents: Data) throws(SyncError) {
         let folder = (name as NSString).deletingLastPathComponent
         if !folder.isEmpty {
-            let (status, _) = try request("MKCOL", collection.appendingPathComponent(folder, isDirectory: true))
+            let status = try request("MKCOL", collection.appendingPathComponent(folder, isDirectory: true)).status
             // 405: it is there already.
             guard [201, 405].contains(status) else { throw failure(status) }
         }
-        let (status, _) = try request("PUT", url(of: name), headers: ["If-None-Match": "*", "Content-Type": "application/octet-stream"],
-                                      body: contents)
+        let status = try request("PUT", url(of: name), headers: ["If-None-Match": "*", "Content-Type": "application/octet-stream"],
+                                 body: contents).status
         switch status {
         case 200, 201, 204: return
         case 412: throw .fileExists(name: name)
@@ -108,12 +115,12 @@ public struct WebDAVPlace: SyncPlace {
 
     /// A PUT without If-None-Match: the server swaps the file whole.
     public func replace(_ name: String, contents: Data) throws(SyncError) {
-        let (status, _) = try request("PUT", url(of: name), headers: ["Content-Type": "application/octet-stream"], body: contents)
+        let status = try request("PUT", url(of: name), headers: ["Content-Type": "application/octet-stream"], body: contents).status
         guard [200, 201, 204].contains(status) else { throw failure(status) }
     }
 
     public func remove(_ name: String) throws(SyncError) {
-        let (status, _) = try request("DELETE", url(of: name))
+        let status = try request("DELETE", url(of: name)).status
         guard [200, 204, 404].contains(status) else { throw failure(status) }
     }
 
@@ -152,28 +159,32 @@ public struct WebDAVPlace: SyncPlace {
         return Limit(bytes: 1 << 20, exceeded: .unreachable(place: displayName, reason: reason))
     }
 
-    /// One request, waited for: sync runs off the GTK thread, one request at a time. An answer
-    /// past its limit is refused at once; its task, cancelled, may go on a moment longer, its
-    /// bytes dropped as they come.
+    /// What a server answered: its status, and its bytes, or a listing's files (nil when the
+    /// answer was no multi-status).
+    private struct Answer {
+        let status: Int
+        var body = Data()
+        var files: [String]?
+    }
+
+    /// One request, made by the helper and waited for: sync runs off the GTK thread, one request
+    /// at a time. An answer past its limit is refused at once.
     private func request(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil,
-                         limit: Limit? = nil) throws(SyncError) -> (Int, Data) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+                         limit: Limit? = nil, listing: Bool = false) throws(SyncError) -> Answer {
+        var headers = headers
         // Sent with every request rather than after a 401: one round trip each.
-        let credentials = Data("\(user):\(password)".utf8).base64EncodedString()
-        request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
+        headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         let limit = limit ?? reply
-        let exchange = Exchange(limit: limit.bytes)
-        let task = Self.session.dataTask(with: request)
-        Self.exchanges.watch(task, exchange)
-        task.resume()
-        switch exchange.wait() {
-        case let .answered(status, body): return (status, body)
-        case let .redirected(target): throw refusedRedirect(to: target)
+        let wire = WebDAVRequest(method: method, url: url.absoluteString, headers: headers, timeout: timeout, limit: limit.bytes,
+                                 listing: listing, hasBody: body != nil)
+        guard let (outcome, answer) = helper.exchange(wire, body: body ?? Data()) else {
+            throw .unreachable(place: displayName, reason: tr("Flourish's WebDAV helper (flourish-webdav) is missing or stopped"))
+        }
+        switch outcome.kind {
+        case .answered: return Answer(status: outcome.status, body: answer, files: outcome.files)
+        case .redirected: throw refusedRedirect(to: outcome.target.flatMap { URL(string: $0) })
         case .tooLarge: throw limit.exceeded
-        case let .failed(error): throw .unreachable(place: displayName, reason: error?.localizedDescription ?? tr("no answer"))
+        case .failed: throw .unreachable(place: displayName, reason: outcome.reason ?? tr("no answer"))
         }
     }
 
@@ -189,8 +200,4 @@ public struct WebDAVPlace: SyncPlace {
         let words = tr("the server sent Flourish elsewhere, to %@; Flourish follows no redirect, so the password went nowhere else")
         return .unreachable(place: displayName, reason: String(format: words, shown))
     }
-
-    private static let exchanges = Exchanges()
-    /// Ephemeral: nothing (cookies, cache, credentials) is written to disk.
-    private static let session = URLSession(configuration: .ephemeral, delegate: exchanges, delegateQueue: InlineQueue())
 }

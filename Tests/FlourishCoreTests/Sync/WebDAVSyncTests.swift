@@ -46,6 +46,36 @@ final class WebDAVSyncTests: XCTestCase {
         XCTAssertEqual(try place.read("name with spaces é.batch"), Data())
     }
 
+    /// The requests go through the helper process, the one part of Flourish that links a network
+    /// stack: the password reaches it on its socket alone, never its command line or environment.
+    func testTheHelperMakesTheRequestsAndItsCommandLineAndEnvironmentHoldNoPassword() throws {
+        let helper = WebDAVHelper()
+        let place = try WebDAVPlace(address: server.url("/dav/"), password: WebDAVServer.password, timeout: 10, helper: helper)
+        XCTAssertEqual(helper.processID, 0, "no helper before the first request")
+        try place.prepare(create: true)
+        let process = helper.processID
+        XCTAssertNotEqual(process, 0, "the request was made by the helper")
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/exe")
+        XCTAssertEqual((executable as NSString).lastPathComponent, "flourish-webdav")
+        for part in ["cmdline", "environ"] {
+            let written = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process)/\(part)"))
+            XCTAssertNil(written.range(of: Data(WebDAVServer.password.utf8)), "the password is not in the helper's \(part)")
+        }
+        try place.create("one.batch", contents: Data("one".utf8))
+        XCTAssertEqual(helper.processID, process, "one helper for the place's requests")
+    }
+
+    /// Without its helper, a WebDAV place says so, and nothing else happens.
+    func testAMissingHelperIsSaidInWords() throws {
+        let place = try WebDAVPlace(address: server.url("/dav/"), password: WebDAVServer.password, timeout: 10,
+                                    helper: WebDAVHelper(path: folder.file("no-such-helper")))
+        XCTAssertThrowsError(try place.prepare(create: true)) { error in
+            guard case .unreachable(_, let reason)? = error as? SyncError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("flourish-webdav"), reason)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (server.davFolder as NSString).appendingPathComponent("Flourish")))
+    }
+
     func testEachRefusalOfTheServerIsSaidInWords() throws {
         XCTAssertThrowsError(try place("/dav/", password: "not it").prepare(create: true)) {
             XCTAssertEqual($0 as? SyncError, .wrongPassword(place: server.url("/dav/")))
