@@ -458,6 +458,22 @@ final class MainWindow {
                        + "SQLite's page cache (its default 2,000 KiB; 8 MiB for a locked journal, see JournalCipher)")
             Trace.once("journal check started")
             model.checkHealth()
+            Self.loadDateRules()
+        }
+    }
+
+    /// The first date or number formatted loads the language's and the calendar's rules (ICU's
+    /// data): some milliseconds that the Journal page's first showing (its rows' dates) would
+    /// otherwise wait for. Loaded in the background once the window has settled, not at start-up.
+    private static func loadDateRules() {
+        DispatchQueue.global(qos: .utility).async {
+            let formatter = DateFormatter()
+            formatter.dateStyle = .full
+            formatter.timeStyle = .short
+            formatter.doesRelativeDateFormatting = true
+            _ = formatter.string(from: Date())
+            _ = Foundation.Calendar.current.component(.year, from: Date())
+            _ = 1_000.formatted()
         }
     }
 }
