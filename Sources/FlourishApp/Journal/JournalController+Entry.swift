@@ -28,16 +28,37 @@ extension JournalController {
             return true
         }
         backButton.onClicked { [unowned self] in back() }
+    }
+
+    /// The entry view, made when the first entry is opened: a page of the journal's, hidden
+    /// until shown.
+    func makeEntryView() -> EntryViewController {
+        let entryView = EntryViewController(thumbnails: thumbnails)
+        view.addPage(entryView.view, name: Page.entry.rawValue)
+        entryView.view.isVisible = false
         entryView.editButton.onClicked { [unowned self] in editOpenEntry() }
-        entryView.deleteButton.onClicked { [unowned self] in
+        entryView.deleteButton.onClicked { [unowned self, unowned entryView] in
             if let id = entryView.entry?.id { delete(id) }
         }
+        entryView.onUseVersion = { [unowned self] version in useVersion(version) }
+        entryViewIfMade = entryView
+        onEntryViewMade(entryView)
+        return entryView
+    }
+
+    /// The edit form, made when the first edit begins (or a kept edit comes back).
+    func makeEditor() -> EditEntryController {
+        let editor = EditEntryController(model: model, alerts: alerts, thumbnails: thumbnails)
+        view.addPage(editor.view, name: Page.edit.rawValue)
+        editor.view.isVisible = false
         editor.onFinished = { [unowned self] updated in
             if let updated { entryView.show(updated, tags: model.tagNames(updated.tagIDs), measures: model.measureWords(updated.measures)) }
             show(.entry)
             entryView.editButton.grabFocus()
         }
-        entryView.onUseVersion = { [unowned self] version in useVersion(version) }
+        editorIfMade = editor
+        onEditorMade(editor)
+        return editor
     }
 
     /// The versions sync kept of the entry on screen, read in the background.
@@ -139,7 +160,7 @@ extension JournalController {
             case .success(let deleted):
                 notice.add(deleted)
                 openID = neighbour
-                if editor.original?.id == id { editor.discard() }
+                if let editor = editorIfMade, editor.original?.id == id { editor.discard() }
                 // Back to the journal if the deleted entry was the one open; there, the focus moves on.
                 if page == .entry || page == .edit, entryView.entry?.id == id { show(listPage) }
                 if page == .entries || page == .empty {
@@ -155,7 +176,7 @@ extension JournalController {
 
     /// Edit and Delete wait while the open entry is being deleted.
     private func setEntryActionsSensitive(_ sensitive: Bool, for id: Int64) {
-        guard entryView.entry?.id == id else { return }
+        guard let entryView = entryViewIfMade, entryView.entry?.id == id else { return }
         entryView.editButton.isSensitive = sensitive
         entryView.deleteButton.isSensitive = sensitive
     }
@@ -169,11 +190,11 @@ extension JournalController {
         }
         if page == .edit { editor.view.isVisible = true }
         view.visiblePage = page.rawValue
-        if page != .entry {
+        if page != .entry, let entryView = entryViewIfMade {
             entryView.view.isVisible = false
             entryView.letGoOfWords()
         }
-        if page != .edit { editor.view.isVisible = false }
+        if page != .edit { editorIfMade?.view.isVisible = false }
         backButton.isVisible = page == .entry
     }
 }

@@ -14,9 +14,18 @@ final class JournalController: JournalModelDelegate {
     let banner = Label()
     /// "On this day": entries of earlier years on today's date, above the list.
     let memories: MemoriesCard
-    /// One entry, whole; and the same entry being edited.
-    let entryView: EntryViewController
-    let editor: EditEntryController
+    /// One entry, whole; and the same entry being edited. Each is made the first time it is
+    /// needed (an entry opened, an edit begun), not with the window: start-up builds only what
+    /// the first page shows.
+    private(set) lazy var entryView = makeEntryView()
+    private(set) lazy var editor = makeEditor()
+    /// The entry view and the editor once made (set by `makeEntryView` and `makeEditor`); nil
+    /// until then, when there is nothing to ask them.
+    var entryViewIfMade: EntryViewController?
+    var editorIfMade: EditEntryController?
+    /// Told once each is made, for what the window wires to it (its photos to the viewer).
+    var onEntryViewMade: (EntryViewController) -> Void = { _ in }
+    var onEditorMade: (EditEntryController) -> Void = { _ in }
     /// Words and filters above the list (Ctrl+F, or typing on the list).
     let search: JournalSearch
     /// A search's results, in a list of their own beside the journal's: the journal's list stays
@@ -85,8 +94,6 @@ final class JournalController: JournalModelDelegate {
         self.alerts = alerts
         self.notice = notice
         self.thumbnails = thumbnails
-        entryView = EntryViewController(thumbnails: thumbnails)
-        editor = EditEntryController(model: model, alerts: alerts, thumbnails: thumbnails)
         search = JournalSearch(model: model)
         let firstScreen = FirstScreen()
         self.firstScreen = firstScreen
@@ -155,10 +162,6 @@ final class JournalController: JournalModelDelegate {
         entries.append(lists)
         view.addPage(entries, name: Page.entries.rawValue)
         view.addPage(problemLabel, name: Page.problem.rawValue)
-        view.addPage(entryView.view, name: Page.entry.rawValue)
-        view.addPage(editor.view, name: Page.edit.rawValue)
-        entryView.view.isVisible = false
-        editor.view.isVisible = false
         view.visiblePage = Page.loading.rawValue
         model.delegate = self
         connectEntryActions()

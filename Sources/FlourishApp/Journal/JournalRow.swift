@@ -43,13 +43,17 @@ final class JournalRow {
     private(set) var entry: Entry?
     private var moodClass: String?
 
-    private static let dateFormatter: DateFormatter = {
+    private static let dateFormatter = makeDateFormatter()
+
+    /// How a row says its date ("Today at 10:35 PM", "Sunday 22 November 2026 at 10:35 PM"):
+    /// also what the window warms up in the background before the first row needs it.
+    nonisolated static func makeDateFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.dateStyle = .full
         formatter.timeStyle = .short
         formatter.doesRelativeDateFormatting = true
         return formatter
-    }()
+    }
 
     init(thumbnails: PhotoThumbnails) {
         self.thumbnails = thumbnails

@@ -132,7 +132,11 @@ public final class FlourishApplication {
                 let kept = store.keptDrafts()
                 // The entry an unsaved edit was of, read now: the list reads its rows later.
                 let edited = kept.edit.flatMap { try? store.entries(ids: [$0.entryID]).first }
-                return (store, kept, edited, cipher != nil && LockKeyring.isKept(file: store.file))
+                // The forms' tags and measures, so the window is built with them (nil: the
+                // window reads them itself, and retries, as after any failed read).
+                let lists = try? (tags: store.tags(counted: false), measures: store.measures())
+                return Opened(store: store, kept: kept, edited: edited, lists: lists,
+                              keyKept: cipher != nil && LockKeyring.isKept(file: store.file))
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.opened(opened) }
@@ -226,17 +230,31 @@ public final class FlourishApplication {
     private(set) lazy var lockedSync = LockedSync(journalPath: journalPath, running: closing)
     private var openWhenClosed = false
 
-    private func opened(_ result: Result<(JournalStore, KeptDrafts, Entry?, Bool), JournalError>) {
+    /// What opening the journal read, off the main thread.
+    private struct Opened {
+        let store: JournalStore
+        /// What the form held when the journal was locked.
+        let kept: KeptDrafts
+        /// The entry an unsaved edit was of.
+        let edited: Entry?
+        let lists: (tags: [Tag], measures: [Measure])?
+        /// Whether the keyring keeps a locked journal's key.
+        let keyKept: Bool
+    }
+
+    private func opened(_ result: Result<Opened, JournalError>) {
         isOpening = false
         openingNotice?.destroy()
         openingNotice = nil
         defer { application.release() }
         switch result {
-        case .success(let (store, kept, edited, keyKept)):
-            unlocksAtLogin = keyKept
+        case .success(let opening):
+            let store = opening.store, kept = opening.kept, edited = opening.edited
+            unlocksAtLogin = opening.keyKept
             Trace.once("journal opened")
             self.store = store
             let model = JournalModel(store: store)
+            if let lists = opening.lists { model.begin(tags: lists.tags, measures: lists.measures) }
             self.model = model
             // The ids are read when the Journal page is first shown (`JournalController`), not
             // here: start-up reads as little of a ten-year journal as of an empty one.

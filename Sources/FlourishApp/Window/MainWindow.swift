@@ -9,7 +9,12 @@ final class MainWindow {
     let pages = Stack()
     let form: EntryFormController
     let journal: JournalController
-    let insights: InsightsController
+    /// The Insights page, made the first time it is needed (shown, or made ready once the
+    /// window is idle: see `onHealthChecked`), into `insightsPage`: start-up builds only what
+    /// the first page shows.
+    private(set) lazy var insights = makeInsights()
+    private(set) var insightsIfMade: InsightsController?
+    private let insightsPage = Box(.vertical)
     let alerts: Alerts
     /// "Entry deleted" with Undo, over the top of the window.
     let notice: UndoNotice
@@ -44,6 +49,17 @@ final class MainWindow {
     var loginItem = LoginItem(applicationID: BuildProfile.applicationID)
     /// How sync stands, in the header bar while it is on; it opens the Sync window.
     let syncStatus = Button("")
+    /// The main menu (F10), its items made when it first opens.
+    let mainMenu = MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
+        (tr("_Tags"), "win.show-tags"),
+        (tr("_Export…"), "win.export"),
+        (tr("_Import…"), "win.import"),
+        (tr("_Sync…"), "win.sync"),
+        (tr("_Preferences"), "win.preferences"),
+        (tr("_Lock"), "app.lock"),
+        (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+        (tr("_About Flourish"), "win.about"),
+    ])
     /// Gives freed memory back once the window is quiet; made as the window is presented.
     private var memoryTidy: MemoryTidy?
     private let application: Application
@@ -88,34 +104,22 @@ final class MainWindow {
         notice = UndoNotice(model: model, alerts: alerts)
         journal = JournalController(model: model, alerts: alerts, notice: notice, thumbnails: thumbnails, preferences: preferences)
         viewer = PhotoViewer(model: model, alerts: alerts)
-        // A photo taken off a form comes back with Undo, as a deleted entry does.
-        for photos in [form.fields.photos, journal.editor.fields.photos] {
-            photos.onRemoved = { [unowned notice] photo, undo in notice.add(removedPhoto: photo, undo: undo) }
-            photos.onOpen = { [unowned viewer, unowned photos] list, index in
-                viewer.open(list, at: index, from: photos.tiles.indices.contains(index) ? photos.tiles[index].tile.button : nil)
-            }
+        // Each form's photos to the viewer and the notice: the Edit page's once it is made.
+        Self.connect(form.fields.photos, to: viewer, notice: notice)
+        journal.onEditorMade = { [unowned viewer, unowned notice] editor in Self.connect(editor.fields.photos, to: viewer, notice: notice) }
+        journal.onEntryViewMade = { [unowned viewer] entryView in
+            entryView.onOpenPhoto = { [unowned viewer] photos, index, tile in viewer.open(photos, at: index, from: tile) }
         }
-        journal.entryView.onOpenPhoto = { [unowned viewer] photos, index, tile in viewer.open(photos, at: index, from: tile) }
-        insights = InsightsController(model: model, alerts: alerts)
         damageBar = DamageBar(journalPath: journalPath, alerts: alerts, quit: { [unowned window] in window.close() })
         sync = store.map { SyncController(store: $0, model: model) }
 
         pages.addPage(form.view, name: Page.newEntry.rawValue, title: tr("New Entry"))
         pages.addPage(journal.view, name: Page.journal.rawValue, title: tr("Journal"))
-        pages.addPage(insights.view, name: Page.insights.rawValue, title: tr("Insights"))
+        pages.addPage(insightsPage, name: Page.insights.rawValue, title: tr("Insights"))
         let header = HeaderBar()
         header.packStart(journal.backButton)
         header.setTitleWidget(StackSwitcher(stack: pages))
-        header.packEnd(MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
-            (tr("_Tags"), "win.show-tags"),
-            (tr("_Export…"), "win.export"),
-            (tr("_Import…"), "win.import"),
-            (tr("_Sync…"), "win.sync"),
-            (tr("_Preferences"), "win.preferences"),
-            (tr("_Lock"), "app.lock"),
-            (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
-            (tr("_About Flourish"), "win.about"),
-        ]))
+        header.packEnd(mainMenu)
         syncStatus.addClass("flat")
         header.packEnd(syncStatus)
         syncStatus.onClicked { [unowned self] in showSync() }
@@ -165,14 +169,9 @@ final class MainWindow {
         }
         // Insights on screen follows every change; hidden, it reads its figures when shown.
         journal.onEntriesChanged = { [unowned self] in
-            if insights.view.isMapped { insights.refresh() }
+            if let insights = insightsIfMade, insights.view.isMapped { insights.refresh() }
             sync?.journalChanged()
             reminders?.journalChanged()
-        }
-        // A day of the year in pixels: its entries, in the journal's search.
-        insights.onShowDay = { [unowned self] day in
-            show(.journal)
-            journal.showDay(day)
         }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("show-tags") { [unowned self] in showTags() }
@@ -232,6 +231,27 @@ final class MainWindow {
 
     var page: Page { Page(rawValue: pages.visiblePage) ?? .newEntry }
 
+    private func makeInsights() -> InsightsController {
+        let made = InsightsController(model: model, alerts: alerts)
+        // A day of the year in pixels: its entries, in the journal's search.
+        made.onShowDay = { [unowned self] day in
+            show(.journal)
+            journal.showDay(day)
+        }
+        insightsPage.append(made.view)
+        insightsIfMade = made
+        return made
+    }
+
+    /// A form's photos: one taken off comes back with Undo, as a deleted entry does; one
+    /// opened shows in the viewer.
+    private static func connect(_ photos: PhotoAttachments, to viewer: PhotoViewer, notice: UndoNotice) {
+        photos.onRemoved = { [unowned notice] photo, undo in notice.add(removedPhoto: photo, undo: undo) }
+        photos.onOpen = { [unowned viewer, unowned photos] list, index in
+            viewer.open(list, at: index, from: photos.tiles.indices.contains(index) ? photos.tiles[index].tile.button : nil)
+        }
+    }
+
     private var discardConfirmed = false
 
     /// The close button and Ctrl+Q ask before an unsaved entry is lost. Returns true to stay open.
@@ -253,8 +273,8 @@ final class MainWindow {
     func closeForLock() -> KeptDrafts {
         idleWatch?.stop()
         var kept = KeptDrafts(newEntry: form.hasUnsavedText ? form.draft : nil)
-        if journal.editor.hasChanges, let original = journal.editor.original {
-            kept.edit = (original.id, journal.editor.draft)
+        if let editor = journal.editorIfMade, editor.hasChanges, let original = editor.original {
+            kept.edit = (original.id, editor.draft)
         }
         closeOtherWindows()
         isClosed = true
@@ -392,18 +412,18 @@ final class MainWindow {
     }
 
     private func mustStayOpen() -> Bool {
-        if journal.editor.isSaving {
+        if let editor = journal.editorIfMade, editor.isSaving {
             return true
         }
-        if journal.editor.hasChanges {
+        if let editor = journal.editorIfMade, editor.hasChanges {
             guard alerts.current == nil else { return true }
             show(.journal)
-            alerts.confirmDiscardChanges { [unowned self] discard in
+            alerts.confirmDiscardChanges { [unowned self, unowned editor] discard in
                 if discard {
-                    journal.editor.discard()
+                    editor.discard()
                     window.close()
                 } else {
-                    journal.editor.fields.titleField.grabFocus()
+                    editor.fields.titleField.grabFocus()
                 }
             }
             return true
@@ -448,9 +468,12 @@ final class MainWindow {
         Trace.frames(of: window)
         memoryTidy = MemoryTidy(window: window)
         form.titleField.grabFocus()
-        // The forms' tag toggles: a few names, read after the first frame is on its way.
-        model.loadTags()
-        model.loadMeasures()
+        // The forms' tags and measures: read with the journal as it opened, or else now, after
+        // the first frame is on its way.
+        if !model.hasListsFromOpening {
+            model.loadTags()
+            model.loadMeasures()
+        }
         MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in
             // For the benchmark's table: what the window keeps, whatever the journal's size. Said
             // here, not as the window appears: its numbers, formatted, cost start-up some time.
@@ -467,11 +490,7 @@ final class MainWindow {
     /// otherwise wait for. Loaded in the background once the window has settled, not at start-up.
     private static func loadDateRules() {
         DispatchQueue.global(qos: .utility).async {
-            let formatter = DateFormatter()
-            formatter.dateStyle = .full
-            formatter.timeStyle = .short
-            formatter.doesRelativeDateFormatting = true
-            _ = formatter.string(from: Date())
+            _ = JournalRow.makeDateFormatter().string(from: Date())
             _ = Foundation.Calendar.current.component(.year, from: Date())
             _ = 1_000.formatted()
         }

@@ -56,6 +56,18 @@ public final class JournalModel {
     /// JournalModel+Measures).
     public internal(set) var measures: [Measure] = []
     var measureObservers: [@MainActor () -> Void] = []
+    /// Whether the tags and measures came with the opening (`begin(tags:measures:)`): the
+    /// window's forms are then built with them, and need not read them again.
+    public private(set) var hasListsFromOpening = false
+
+    /// The tags and measures, read with the journal as it opened (off the main thread), before
+    /// anything observes them: the forms are built once, with them, before the window's first
+    /// frame, rather than built empty and laid out again when a read after it brings them.
+    public func begin(tags: [Tag], measures: [Measure]) {
+        self.tags = tags
+        self.measures = measures
+        hasListsFromOpening = true
+    }
     /// Searches run here, apart from the rows' reads and the saves.
     let searching = DispatchQueue(label: "flourish.search", qos: .userInitiated)
     /// Photos are added, and originals read, here: a large one takes a while to decode, and
