@@ -31,6 +31,10 @@ final class SyncKeyUITests: XCTestCase {
         try MainActor.assumeIsolated {
             let laptop = try Harness(), desktop = try Harness()
             defer { laptop.close(); desktop.close() }
+            // The health check (1.5 s after each window appears) starts a sync, and a key is
+            // not changed while one runs: had it come during the steps below, the change would
+            // be refused as busy rather than for what the step tests.
+            for harness in [laptop, desktop] { harness.waitUntil("checked") { harness.model.health != nil } }
             let window = laptop.setUpSync(through: place, passphrase: passphrase, again: passphrase)
             laptop.waitSynced()
             _ = desktop.setUpSync(through: place, passphrase: passphrase)
