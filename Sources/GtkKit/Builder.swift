@@ -52,8 +52,11 @@ public final class MenuButton: Widget {
         tooltip = accessibleName
     }
 
-    /// Whether the menu has been made (it is, from the first time it opens).
-    public var hasMenu: Bool { gtk_menu_button_get_menu_model(OpaquePointer(raw)) != nil }
+    /// How many items its menu holds: 0 until it is made (the first time it opens).
+    public var menuItemCount: Int {
+        guard let model = gtk_menu_button_get_menu_model(OpaquePointer(raw)) else { return 0 }
+        return Int(g_menu_model_get_n_items(model))
+    }
 
     /// Opens the menu, as a click or F10 does.
     public func popup() { gtk_menu_button_popup(OpaquePointer(raw)) }

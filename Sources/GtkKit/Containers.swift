@@ -33,6 +33,17 @@ public final class Box: Widget {
     public func removeAll() {
         while let child = gtk_widget_get_first_child(raw) { gtk_box_remove(typed(raw), child) }
     }
+
+    /// How many widgets it holds.
+    public var childCount: Int {
+        var count = 0
+        var child = gtk_widget_get_first_child(raw)
+        while let current = child {
+            count += 1
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return count
+    }
 }
 
 /// GtkScrolledWindow around one child.

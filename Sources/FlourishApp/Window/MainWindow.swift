@@ -14,7 +14,7 @@ final class MainWindow {
     /// the first page shows.
     private(set) lazy var insights = makeInsights()
     private(set) var insightsIfMade: InsightsController?
-    private let insightsPage = Box(.vertical)
+    let insightsPage = Box(.vertical)
     let alerts: Alerts
     /// "Entry deleted" with Undo, over the top of the window.
     let notice: UndoNotice
