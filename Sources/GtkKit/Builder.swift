@@ -28,24 +28,26 @@ public final class BuilderWindow: Widget {
 
 /// The primary menu of a header bar: a GtkMenuButton with a GMenu of action items.
 public final class MenuButton: Widget {
+    public typealias Items = [(label: String, action: String)]
+
     /// The menu is made the first time it opens (click, Enter or F10), not with the button: its
     /// popover and a row per item would otherwise be built, styled and measured at start-up for
     /// a menu most starts never open.
-    public init(iconName: String, accessibleName: String, items: [(label: String, action: String)]) {
+    public init(iconName: String, accessibleName: String, items: Items) {
         super.init(gtk_menu_button_new())
         gtk_menu_button_set_icon_name(OpaquePointer(raw), iconName)
-        let box = Unmanaged.passRetained(SignalBox<[(label: String, action: String)]>(items)).toOpaque()
+        let box = Unmanaged.passRetained(SignalBox<Items>(items)).toOpaque()
         // GTK calls this each time the button is toggled on, before it pops up any menu.
         gtk_menu_button_set_create_popup_func(OpaquePointer(raw), { button, data in
             guard let button, let data, gtk_menu_button_get_menu_model(button) == nil else { return }
-            let items = Unmanaged<SignalBox<[(label: String, action: String)]>>.fromOpaque(data).takeUnretainedValue().handler
+            let items = Unmanaged<SignalBox<Items>>.fromOpaque(data).takeUnretainedValue().handler
             let menu = g_menu_new()!
             for item in items { g_menu_append(menu, item.label, item.action) }
             gtk_menu_button_set_menu_model(button, typed(menu))
             g_object_unref(UnsafeMutableRawPointer(menu))
         }, box, { data in
             guard let data else { return }
-            Unmanaged<SignalBox<[(label: String, action: String)]>>.fromOpaque(data).release()
+            Unmanaged<SignalBox<Items>>.fromOpaque(data).release()
         })
         gtk_menu_button_set_primary(OpaquePointer(raw), 1) // F10 opens it, as in GNOME apps
         setAccessibleLabel(accessibleName)

@@ -34,6 +34,7 @@ extension JournalController {
     /// until shown.
     func makeEntryView() -> EntryViewController {
         let entryView = EntryViewController(thumbnails: thumbnails)
+        entryViewIfMade = entryView
         view.addPage(entryView.view, name: Page.entry.rawValue)
         entryView.view.isVisible = false
         entryView.editButton.onClicked { [unowned self] in editOpenEntry() }
@@ -41,7 +42,6 @@ extension JournalController {
             if let id = entryView.entry?.id { delete(id) }
         }
         entryView.onUseVersion = { [unowned self] version in useVersion(version) }
-        entryViewIfMade = entryView
         onEntryViewMade(entryView)
         return entryView
     }
@@ -49,6 +49,7 @@ extension JournalController {
     /// The edit form, made when the first edit begins (or a kept edit comes back).
     func makeEditor() -> EditEntryController {
         let editor = EditEntryController(model: model, alerts: alerts, thumbnails: thumbnails)
+        editorIfMade = editor
         view.addPage(editor.view, name: Page.edit.rawValue)
         editor.view.isVisible = false
         editor.onFinished = { [unowned self] updated in
@@ -56,7 +57,6 @@ extension JournalController {
             show(.entry)
             entryView.editButton.grabFocus()
         }
-        editorIfMade = editor
         onEditorMade(editor)
         return editor
     }

@@ -17,8 +17,8 @@ final class JournalController: JournalModelDelegate {
     /// One entry, whole; and the same entry being edited. Each is made the first time it is
     /// needed (an entry opened, an edit begun), not with the window: start-up builds only what
     /// the first page shows.
-    private(set) lazy var entryView = makeEntryView()
-    private(set) lazy var editor = makeEditor()
+    var entryView: EntryViewController { entryViewIfMade ?? makeEntryView() }
+    var editor: EditEntryController { editorIfMade ?? makeEditor() }
     /// The entry view and the editor once made (set by `makeEntryView` and `makeEditor`); nil
     /// until then, when there is nothing to ask them.
     var entryViewIfMade: EntryViewController?

@@ -12,7 +12,7 @@ final class MainWindow {
     /// The Insights page, made the first time it is needed (shown, or made ready once the
     /// window is idle: see `onHealthChecked`), into `insightsPage`: start-up builds only what
     /// the first page shows.
-    private(set) lazy var insights = makeInsights()
+    var insights: InsightsController { insightsIfMade ?? makeInsights() }
     private(set) var insightsIfMade: InsightsController?
     let insightsPage = Box(.vertical)
     let alerts: Alerts
@@ -233,13 +233,13 @@ final class MainWindow {
 
     private func makeInsights() -> InsightsController {
         let made = InsightsController(model: model, alerts: alerts)
+        insightsIfMade = made
         // A day of the year in pixels: its entries, in the journal's search.
         made.onShowDay = { [unowned self] day in
             show(.journal)
             journal.showDay(day)
         }
         insightsPage.append(made.view)
-        insightsIfMade = made
         return made
     }
 
