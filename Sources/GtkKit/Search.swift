@@ -11,6 +11,13 @@ public final class SearchEntry: Widget {
         set { gtk_editable_set_text(opaque, newValue) }
     }
 
+    /// Adds `text` at the end, as typing it there would: one change, never through an empty
+    /// field (setting `text` empties the field first, and GTK reports the empty field at once).
+    public func type(_ text: String) {
+        var end = Int32(self.text.unicodeScalars.count) // GTK's positions count characters
+        gtk_editable_insert_text(opaque, text, -1, &end)
+    }
+
     /// How long after a keystroke `onSearchChanged` runs (GTK waits 150 ms by default).
     public var delayMilliseconds: UInt32 {
         get { gtk_search_entry_get_search_delay(opaque) }

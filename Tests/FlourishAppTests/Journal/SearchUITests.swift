@@ -108,6 +108,51 @@ final class SearchUITests: XCTestCase {
         }
     }
 
+    func testTypingOnKeepsTheResultRowsAndShowsTheNewResultsInThem() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness.withTags()
+            defer { harness.close() }
+            // Every entry has "walk", every third "walnut" too: "wal" then "waln" narrows 300 to 100.
+            try harness.journal.save((0..<300).map { index in
+                (entry: try EntryDraft(title: "Day \(index)", body: index % 3 == 0 ? "A walk, a walnut." : "A walk.",
+                                       mood: .okay).validated().get(),
+                 createdAt: Self.start.addingTimeInterval(Double(index) * 86_400))
+            })
+            harness.model.load()
+            harness.main.show(.journal)
+            let journal = harness.main.journal
+            harness.waitUntil("listed") { journal.list.count == 300 }
+            harness.main.window.activateAction("win.find")
+            journal.search.entry.text = "wal"
+            harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
+            MainLoop.run(for: 0.3)
+            // Held, so that no row made later can take the address of one let go.
+            let before = journal.resultRows
+            XCTAssertFalse(before.isEmpty)
+
+            journal.search.entry.type("n")
+            harness.waitUntil("100 results") { journal.resultsList.count == 100 }
+            MainLoop.run(for: 0.3)
+            let walnuts = journal.resultsList.keys
+            XCTAssertEqual(walnuts.count, 100)
+            // The rows GTK had built show the new results (not destroyed and made again, a
+            // keystroke's worth of work at 100,000 entries; GTK may still make a few, as the
+            // rows' heights change) …
+            let after = journal.resultRows
+            let kept = after.filter { row in before.contains { $0 === row } }
+            XCTAssertGreaterThan(kept.count, after.count / 2, "the result rows are kept: \(kept.count) of \(after.count)")
+            // … and each shows the entry now at its place, with the new words highlighted.
+            let bound = journal.resultsList.boundRows
+            XCTAssertFalse(bound.isEmpty)
+            for (row, position) in bound {
+                XCTAssertEqual(row.entryID, walnuts[position], "the row at \(position) shows the result there")
+                if row.entry != nil {
+                    XCTAssertEqual(row.bodyLabel.highlights, [10..<16], "walnut highlighted at \(position)")
+                }
+            }
+        }
+    }
+
     func testAnEntrySavedOrDeletedDuringASearchIsFoundOrGoesAtOnce() throws {
         try MainActor.assumeIsolated {
             let (harness, entries) = try Harness.searching()
