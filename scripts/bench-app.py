@@ -178,10 +178,11 @@ def startup_once(binary, journal, environment, shows=None):
     return figures
 
 
-def bare_once(bare, environment):
-    """Exec to idle of the bare GTK window, and its memory then: the floor Flourish is set against."""
+def bare_once(bare, environment, screen=False):
+    """Exec to idle of the bare GTK window, and its memory then: the floor Flourish is set against.
+    With `screen`, the window holds the controls of Flourish's first screen instead of one label."""
     figures = {}
-    figures["startup_idle_ms"] = startup_to_idle([bare], environment,
+    figures["startup_idle_ms"] = startup_to_idle([bare] + (["--new-entry-screen"] if screen else []), environment,
                                                  at_idle=lambda process: figures.update(rss_startup_mib=rss_mib(process.pid)))
     return figures
 
@@ -193,18 +194,20 @@ def startups(binary, journals, rounds, environment, bare=None):
     timing start-ups in between the scrolling runs would charge that to the size that follows.
     Each round starts the sizes in a different order, after one start that is not counted, and
     the size ratios are taken round by round, like the peers'. With `bare`, each round also
-    starts the bare GTK window, first, kept under "bare"."""
+    starts the bare GTK window, first, kept under "bare", and the same window holding the controls
+    of Flourish's first screen, kept under "bare screen"."""
     sizes = list(journals)
     startup_once(binary, journals[sizes[0]], environment)  # warms the caches; not counted
     per_size = {size: [] for size in sizes}
     if bare:
         bare_once(bare, environment)  # warms the caches; not counted
-        per_size["bare"] = []
+        per_size["bare"], per_size["bare screen"] = [], []
     for round in range(rounds):
         order = sizes[round % len(sizes):] + sizes[:round % len(sizes)]
         print(f"bench: start-ups, round {round + 1}/{rounds}", file=sys.stderr, flush=True)
         if bare:
             per_size["bare"].append(bare_once(bare, environment))
+            per_size["bare screen"].append(bare_once(bare, environment, screen=True))
         for size in order:
             per_size[size].append(startup_once(binary, journals[size], environment))
     return per_size
@@ -424,9 +427,17 @@ def main():
                        args.startup_runs, environment, bare=bare)
     largest, empty = max(sizes), min(sizes)
     # Against the bare GTK window, round by round: start-up as a ratio, memory as a difference.
-    bare_runs = per_run.pop("bare")
+    bare_runs, screen_runs = per_run.pop("bare"), per_run.pop("bare screen")
     results["bare_window"] = {name: spread([figures[name] for figures in bare_runs])
                               for name in ("startup_idle_ms", "rss_startup_mib")}
+    # The first screen's controls alone, against the one label and under Flourish: how much of
+    # the distance to the bare window is GTK's own work for what the screen shows.
+    results["bare_screen"] = {name: spread([figures[name] for figures in screen_runs])
+                              for name in ("startup_idle_ms", "rss_startup_mib")}
+    results["bare_screen_over_bare"] = spread([screen["startup_idle_ms"] / floor["startup_idle_ms"]
+                                               for screen, floor in zip(screen_runs, bare_runs)])
+    results["startup_largest_over_bare_screen"] = spread([flourish["startup_idle_ms"] / screen["startup_idle_ms"]
+                                                          for flourish, screen in zip(per_run[str(largest)], screen_runs)])
     results["startup_largest_over_bare"] = spread([flourish["startup_idle_ms"] / floor["startup_idle_ms"]
                                                    for flourish, floor in zip(per_run[str(largest)], bare_runs)])
     results["rss_largest_above_bare_mib"] = spread([flourish["rss_startup_mib"] - floor["rss_startup_mib"]
@@ -607,6 +618,12 @@ def print_table(results, sizes, columns):
               f"{fmt(results['startup_largest_over_bare'], '×', 2)}")
         print(f"RSS after start-up, {max(sizes):,} entries, above the bare window, round by round: "
               f"{fmt(results['rss_largest_above_bare_mib'], 'MiB')}")
+        screen = results.get("bare_screen")
+        if screen:
+            print(f"The same window holding the controls of Flourish's first screen (New Entry), nothing behind them: "
+                  f"start-up to idle {fmt(screen['startup_idle_ms'])}, RSS {fmt(screen['rss_startup_mib'], 'MiB')}")
+            print(f"  ÷ the bare window, round by round: {fmt(results['bare_screen_over_bare'], '×', 2)}; "
+                  f"Flourish at {max(sizes):,} entries ÷ it: {fmt(results['startup_largest_over_bare_screen'], '×', 2)}")
     if results.get("caches"):
         print(f"\nThe window's {results['caches']}")
     ratio = results.get("startup_largest_over_empty")
