@@ -17,6 +17,21 @@ final class SearchUITests: XCTestCase {
         harness.waitUntil("the results are \(titles)", file: file, line: line) { harness.main.journal.resultsList.keys == ids }
     }
 
+    /// 300 entries a day apart, "Day 0" … "Day 299", each with the body `body` gives its number,
+    /// listed on the Journal page.
+    @MainActor
+    private func listDays(in harness: Harness, body: (Int) -> String) throws -> JournalController {
+        try harness.journal.save((0..<300).map { index in
+            (entry: try EntryDraft(title: "Day \(index)", body: body(index), mood: .okay).validated().get(),
+             createdAt: Self.start.addingTimeInterval(Double(index) * 86_400))
+        })
+        harness.model.load()
+        harness.main.show(.journal)
+        let journal = harness.main.journal
+        harness.waitUntil("listed") { journal.list.count == 300 }
+        return journal
+    }
+
     func testSearchAsYouTypeFindsWordsAndHighlightsThem() throws {
         try MainActor.assumeIsolated {
             let (harness, entries) = try Harness.searching()
@@ -77,15 +92,7 @@ final class SearchUITests: XCTestCase {
         try MainActor.assumeIsolated {
             let harness = try Harness.withTags()
             defer { harness.close() }
-            try harness.journal.save((0..<300).map { index in
-                (entry: try EntryDraft(title: "Day \(index)", body: index % 50 == 0 ? "A rare word: heron." : "Ordinary words.",
-                                       mood: .okay).validated().get(),
-                 createdAt: Self.start.addingTimeInterval(Double(index) * 86_400))
-            })
-            harness.model.load()
-            harness.main.show(.journal)
-            let journal = harness.main.journal
-            harness.waitUntil("listed") { journal.list.count == 300 }
+            let journal = try listDays(in: harness) { $0 % 50 == 0 ? "A rare word: heron." : "Ordinary words." }
             MainLoop.run(for: 0.2)
             journal.scroller.verticalPosition = 3_000
             harness.waitUntil("scrolled down") { journal.scroller.verticalPosition == 3_000 }
@@ -113,15 +120,7 @@ final class SearchUITests: XCTestCase {
             let harness = try Harness.withTags()
             defer { harness.close() }
             // Every entry has "walk", every third "walnut" too: "wal" then "waln" narrows 300 to 100.
-            try harness.journal.save((0..<300).map { index in
-                (entry: try EntryDraft(title: "Day \(index)", body: index % 3 == 0 ? "A walk, a walnut." : "A walk.",
-                                       mood: .okay).validated().get(),
-                 createdAt: Self.start.addingTimeInterval(Double(index) * 86_400))
-            })
-            harness.model.load()
-            harness.main.show(.journal)
-            let journal = harness.main.journal
-            harness.waitUntil("listed") { journal.list.count == 300 }
+            let journal = try listDays(in: harness) { $0 % 3 == 0 ? "A walk, a walnut." : "A walk." }
             harness.main.window.activateAction("win.find")
             journal.search.entry.text = "wal"
             harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
