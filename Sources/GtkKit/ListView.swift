@@ -17,6 +17,10 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
     private var rows: [UnsafeMutableRawPointer: (row: Row, widget: Widget)] = [:]
     private let bind: @MainActor (Row, Key, Int) -> Void
     private let unbind: @MainActor (Row) -> Void
+    /// Whether the keyboard has been among the rows since the list was last emptied. GTK then
+    /// remembers a row to give the keyboard back to (by its place), and only emptying the list
+    /// forgets it: see `replaceKeepingRows`.
+    private var focusVisited = false
 
     public init(makeRow: @escaping MakeRow,
                 bind: @escaping @MainActor (Row, Key, Int) -> Void,
@@ -58,6 +62,7 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
             guard let self, let item else { return }
             self.rows[item] = nil
         })
+        onFocusEnter { [weak self] in self?.focusVisited = true }
         // A one-column grid moves between items with Left and Right as with Up and Down; in a
         // list they mean nothing, so they stop here, before the grid's own key bindings.
         onKeyPressed(beforeChildren: true) { key, modifiers in
@@ -86,6 +91,8 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
         let removed = keys.count
         keys = newKeys
         flourish_count_model_splice(model, 0, UInt32(removed), UInt32(newKeys.count))
+        // Emptied, GTK forgets the row it would give the keyboard back to.
+        if newKeys.isEmpty { focusVisited = containsFocus }
     }
 
     /// Shows `newKeys` in place of everything, as `replaceAll`, but keeps the rows GTK has built
@@ -93,7 +100,16 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
     /// results after another, as a search is typed. GTK 4.8 told of a change to every item
     /// destroys every row it has built and builds them again (some 15 ms a keystroke at 100,000
     /// entries); told only of the change in length, at the end, it keeps them.
+    ///
+    /// Once the keyboard has been among the rows, the list is emptied and filled instead: GTK
+    /// would otherwise give the keyboard back to the row at the place it last had it, not to the
+    /// first of the new keys.
     public func replaceKeepingRows(with newKeys: [Key]) {
+        guard !focusVisited else {
+            replaceAll(with: [])
+            replaceAll(with: newKeys)
+            return
+        }
         let old = keys.count
         keys = newKeys
         if newKeys.count > old {
@@ -102,11 +118,9 @@ public final class KeyedListView<Row: AnyObject, Key>: Widget {
             flourish_count_model_splice(model, UInt32(newKeys.count), UInt32(old - newKeys.count), 0)
         }
         // The rows at the places that remain (those past the new end have gone with the change).
-        for (item, made) in rows {
-            let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
-            guard position < newKeys.count, gtk_list_item_get_item(OpaquePointer(item)) != nil else { continue }
-            unbind(made.row)
-            bind(made.row, newKeys[position], position)
+        for (row, position) in boundRows {
+            unbind(row)
+            bind(row, newKeys[position], position)
         }
     }
 

@@ -11,8 +11,9 @@ public final class SearchEntry: Widget {
         set { gtk_editable_set_text(opaque, newValue) }
     }
 
-    /// Adds `text` at the end, as typing it there would: one change, never through an empty
-    /// field (setting `text` empties the field first, and GTK reports the empty field at once).
+    /// Adds `text` at the end of the field in one change, as a keystroke there does, never
+    /// through an empty field (setting `text` empties the field first, and GTK reports the empty
+    /// field at once). The cursor stays where it was.
     public func type(_ text: String) {
         var end = Int32(self.text.unicodeScalars.count) // GTK's positions count characters
         gtk_editable_insert_text(opaque, text, -1, &end)

@@ -157,6 +157,13 @@ public class Widget {
         gtk_widget_add_controller(raw, legacy)
     }
 
+    /// Calls `action` each time the keyboard focus comes into the widget or anything in it.
+    public func onFocusEnter(_ action: @escaping @MainActor () -> Void) {
+        let focus = gtk_event_controller_focus_new()!
+        Signal.connect(UnsafeMutableRawPointer(focus), "enter", action)
+        gtk_widget_add_controller(raw, focus)
+    }
+
     /// Calls `started` as each frame of the widget's window starts its update, layout and paint,
     /// and `painted` when that frame is painted: the window's own frame clock, for measuring.
     /// Does nothing before the widget is realized (a window is, once presented).

@@ -25,6 +25,7 @@ enum NewEntryScreen {
         content.append(moodRow)
 
         let tags = FlowBox()
+        // The tags a new journal starts with (Tag.swift).
         for name in ["exercise", "family", "friends", "good sleep", "music", "outdoors", "reading", "work"] {
             tags.append(ToggleButton(name))
         }
@@ -50,6 +51,7 @@ enum NewEntryScreen {
         body.expand(vertically: true)
         content.append(heading("Body"))
         content.append(body)
+        content.append(row([Button("Add Photo…")], spacing: 12))
         content.append(row([Label("Add my location"), Switch(), Button("Save Entry")], spacing: 12))
 
         let form = ScrolledWindow()

@@ -152,6 +152,37 @@ final class SearchUITests: XCTestCase {
         }
     }
 
+    func testAfterTheKeyboardWasAmongTheResultsNewResultsGiveItTheFirst() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness.withTags()
+            defer { harness.close() }
+            let journal = try listDays(in: harness) { $0 % 3 == 0 ? "A walk, a walnut." : "A walk." }
+            harness.main.window.activateAction("win.find")
+            journal.search.entry.text = "wal"
+            harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
+            MainLoop.run(for: 0.3)
+            // The keyboard on the eighth result, then back in the search field.
+            let eighth = journal.resultsList.keys[7]
+            XCTAssertTrue(journal.resultsList.focusRow { $0.entryID == eighth })
+            harness.waitUntil("the eighth result has the keyboard") { journal.resultsList.focusedRow?.entryID == eighth }
+            _ = journal.search.entry.grabFocus()
+            MainLoop.run(for: 0.2)
+            // Before the new results, the list gives the keyboard back to the eighth.
+            journal.focusList()
+            harness.waitUntil("the eighth again") { journal.resultsList.focusedRow?.entryID == eighth }
+            _ = journal.search.entry.grabFocus()
+            MainLoop.run(for: 0.2)
+
+            journal.search.entry.type("n")
+            harness.waitUntil("100 results") { journal.resultsList.count == 100 }
+            MainLoop.run(for: 0.3)
+            // After them (the rows kept, GTK told only that the list ended sooner), to the first.
+            journal.focusList()
+            let first = journal.resultsList.keys[0]
+            harness.waitUntil("the first of the new results has the keyboard") { journal.resultsList.focusedRow?.entryID == first }
+        }
+    }
+
     func testAnEntrySavedOrDeletedDuringASearchIsFoundOrGoesAtOnce() throws {
         try MainActor.assumeIsolated {
             let (harness, entries) = try Harness.searching()
