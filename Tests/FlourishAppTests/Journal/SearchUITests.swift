@@ -32,6 +32,18 @@ final class SearchUITests: XCTestCase {
         return journal
     }
 
+    /// The 300 days, every one with "walk" and every third with "walnut" too, searched for "wal":
+    /// typing "n" then narrows the 300 results to 100.
+    @MainActor
+    private func searchWal(in harness: Harness) throws -> JournalController {
+        let journal = try listDays(in: harness) { $0 % 3 == 0 ? "A walk, a walnut." : "A walk." }
+        harness.main.window.activateAction("win.find")
+        journal.search.entry.text = "wal"
+        harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
+        MainLoop.run(for: 0.3)
+        return journal
+    }
+
     func testSearchAsYouTypeFindsWordsAndHighlightsThem() throws {
         try MainActor.assumeIsolated {
             let (harness, entries) = try Harness.searching()
@@ -119,12 +131,7 @@ final class SearchUITests: XCTestCase {
         try MainActor.assumeIsolated {
             let harness = try Harness.withTags()
             defer { harness.close() }
-            // Every entry has "walk", every third "walnut" too: "wal" then "waln" narrows 300 to 100.
-            let journal = try listDays(in: harness) { $0 % 3 == 0 ? "A walk, a walnut." : "A walk." }
-            harness.main.window.activateAction("win.find")
-            journal.search.entry.text = "wal"
-            harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
-            MainLoop.run(for: 0.3)
+            let journal = try searchWal(in: harness)
             // Held, so that no row made later can take the address of one let go.
             let before = journal.resultRows
             XCTAssertFalse(before.isEmpty)
@@ -156,11 +163,7 @@ final class SearchUITests: XCTestCase {
         try MainActor.assumeIsolated {
             let harness = try Harness.withTags()
             defer { harness.close() }
-            let journal = try listDays(in: harness) { $0 % 3 == 0 ? "A walk, a walnut." : "A walk." }
-            harness.main.window.activateAction("win.find")
-            journal.search.entry.text = "wal"
-            harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
-            MainLoop.run(for: 0.3)
+            let journal = try searchWal(in: harness)
             // The keyboard on the eighth result, then back in the search field.
             let eighth = journal.resultsList.keys[7]
             XCTAssertTrue(journal.resultsList.focusRow { $0.entryID == eighth })
