@@ -32,7 +32,7 @@ extension JournalStore {
         return changes
     }
 
-    private static func definitionChange(_ row: Row) -> SyncChange {
+    static func definitionChange(_ row: Row) -> SyncChange {
         var change = SyncChange(kind: .measure)
         change.uuid = row["uuid"]
         change.name = row["name"]
@@ -91,7 +91,7 @@ extension SyncApplier {
         if let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid]),
            stamp(gone) >= stamp(at) { return }
         let key = MeasureDefinition.key(valid.name)
-        var local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+        var local = try Row.fetchOne(db, sql: "SELECT * FROM measure WHERE uuid = ?", arguments: [uuid])
         var definition = valid
         // Another measure of this name here: one of the two gives way, the same on every machine.
         if let other = try Row.fetchOne(db, sql: "SELECT id, uuid, kind, name FROM measure WHERE key = ? AND uuid != ?", arguments: [key, uuid]) {
@@ -109,7 +109,7 @@ extension SyncApplier {
             } else {
                 guard uuid < otherUUID, local == nil else { return } // this one gives way to the one here
                 try adopt(uuid, into: other["id"])
-                local = try Row.fetchOne(db, sql: "SELECT id, uuid, changed_at FROM measure WHERE uuid = ?", arguments: [uuid])
+                local = try Row.fetchOne(db, sql: "SELECT * FROM measure WHERE uuid = ?", arguments: [uuid])
             }
         }
         let newKey = MeasureDefinition.key(definition.name)
@@ -118,7 +118,11 @@ extension SyncApplier {
         if try Bool.fetchOne(db, sql: "SELECT 1 FROM measure WHERE key = ? AND uuid != ?", arguments: [newKey, uuid]) == true { return }
         try db.execute(sql: "DELETE FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid])
         if let local {
-            guard stamp(at) > stamp(local["changed_at"]) else { return }
+            var arriving = change
+            // As it would be stored here, so that both sides of a tie read the same text.
+            (arriving.name, arriving.unit) = (definition.name, definition.unit.isEmpty ? nil : definition.unit)
+            (arriving.lowest, arriving.highest, arriving.position) = (definition.range?.lowerBound, definition.range?.upperBound, change.position ?? 0)
+            guard definitionWins(arriving, over: JournalStore.definitionChange(local)) else { return }
             try db.execute(sql: """
                 UPDATE measure SET name = ?, key = ?, unit = ?, lowest = ?, highest = ?, position = ?, changed_at = ? WHERE id = ?
                 """, arguments: [definition.name, newKey, definition.unit, definition.range?.lowerBound, definition.range?.upperBound,
@@ -130,6 +134,22 @@ extension SyncApplier {
                                  definition.range?.upperBound, change.position ?? 0, at])
         }
         receipt.received += 1
+    }
+
+    /// Whether the definition `remote` is the one to keep over `local` (of the same uuid): the one
+    /// changed last; on equal stamps (two machines changing it within one millisecond), the
+    /// greater content. Both machines compare the same pair and so keep the same one, where a
+    /// tie kept by each as "mine" would leave them disagreeing for good.
+    func definitionWins(_ remote: SyncChange, over local: SyncChange) -> Bool {
+        let (remoteStamp, localStamp) = (stamp(remote.at ?? ""), stamp(local.at ?? ""))
+        guard remoteStamp == localStamp else { return remoteStamp > localStamp }
+        return Self.definitionContent(remote) > Self.definitionContent(local)
+    }
+
+    /// A definition as the same text on every machine: what a tie is broken on.
+    private static func definitionContent(_ change: SyncChange) -> String {
+        [change.name ?? "", change.measureKind ?? "", change.unit ?? "", change.lowest.map { "\($0)" } ?? "",
+         change.highest.map { "\($0)" } ?? "", "\(change.position ?? 0)"].joined(separator: "\u{1F}")
     }
 
     /// The measure `id` here takes `uuid` (another machine's measure of the same name, which

@@ -86,27 +86,40 @@ final class MeasureSyncTests: XCTestCase {
     }
 
     func testTwoMeasuresOfOneNameMadeApartBecomeOneWithEveryValueWhicheverUUIDSortsFirst() throws {
-        try measuresMadeApart(laptopFirst: true)
-        try measuresMadeApart(laptopFirst: false)
+        try measuresMadeApart(laptopFirst: true, desktopChanged: "2026-01-01 10:00:01.000")
+        try measuresMadeApart(laptopFirst: false, desktopChanged: "2026-01-01 10:00:01.000")
     }
 
-    /// Gives a measure the uuid `uuid` (by hand: to choose which of two sorts first).
-    private func renumber(_ measure: Measure, of machine: SyncMachine, to uuid: String) throws -> Measure {
+    /// Two machines that changed one definition within the same millisecond still end with the
+    /// same one (the greater content, "sleep" over "Sleep"), whichever uuid sorts first: a tie
+    /// kept as "mine" by each would leave them disagreeing for good.
+    func testTwoDefinitionsChangedInTheSameMillisecondEndTheSameOnBoth() throws {
+        try measuresMadeApart(laptopFirst: true, desktopChanged: "2026-01-01 10:00:00.000")
+        try measuresMadeApart(laptopFirst: false, desktopChanged: "2026-01-01 10:00:00.000")
+    }
+
+    /// Gives a measure the uuid `uuid` (to choose which of two sorts first) and the stamp of its
+    /// last change `changedAt` (to choose which changed last, to the millisecond), by hand.
+    private func renumber(_ measure: Measure, of machine: SyncMachine, to uuid: String, changedAt: String) throws -> Measure {
         let queue = try DatabaseQueue(path: machine.store.file)
-        try queue.write { db in try db.execute(sql: "UPDATE measure SET uuid = ? WHERE id = ?", arguments: [uuid, measure.id]) }
+        try queue.write { db in
+            try db.execute(sql: "UPDATE measure SET uuid = ?, changed_at = ? WHERE id = ?", arguments: [uuid, changedAt, measure.id])
+        }
         try queue.close()
         return try XCTUnwrap(try machine.store.measures().first { $0.id == measure.id })
     }
 
-    private func measuresMadeApart(laptopFirst: Bool) throws {
+    /// The laptop's "Sleep" changed at 10:00:00.000, the desktop's "sleep" at `desktopChanged`:
+    /// later or at the same time, and either way "sleep" is kept.
+    private func measuresMadeApart(laptopFirst: Bool, desktopChanged: String) throws {
         let folder = TemporaryFolder()
         let place = FolderPlace(path: folder.file("Flourish"))
         let laptop = try SyncMachine(folder.file("laptop.sqlite")), desktop = try SyncMachine(folder.file("desktop.sqlite"))
         let low = "00000000-0000-4000-8000-000000000000", high = "ffffffff-ffff-4fff-bfff-ffffffffffff"
         var mine = try laptop.store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number, unit: "hours"))
         var theirs = try desktop.store.createMeasure(MeasureDefinition(name: "sleep", kind: .number))
-        mine = try renumber(mine, of: laptop, to: laptopFirst ? low : high)
-        theirs = try renumber(theirs, of: desktop, to: laptopFirst ? high : low)
+        mine = try renumber(mine, of: laptop, to: laptopFirst ? low : high, changedAt: "2026-01-01 10:00:00.000")
+        theirs = try renumber(theirs, of: desktop, to: laptopFirst ? high : low, changedAt: desktopChanged)
         for (machine, expecting) in [(laptop, JournalSync.Setup.started), (desktop, .joined)] {
             let (sync, done) = try JournalSync.setUp(machine.store, at: place, passphrase: passphrase, cost: .interactive)
             XCTAssertEqual(done, expecting)
@@ -122,7 +135,7 @@ final class MeasureSyncTests: XCTestCase {
         XCTAssertEqual(try laptop.store.measures().count, 1)
         XCTAssertEqual(try measures(desktop), try measures(laptop), "one measure, the same on both")
         XCTAssertEqual(try laptop.store.measures().first?.uuid, low, "the uuid that sorts first, on both")
-        XCTAssertEqual(try laptop.store.measures().first?.name, "sleep", "the definition changed last, on both")
+        XCTAssertEqual(try laptop.store.measures().first?.name, "sleep", "the definition changed last (or on a tie, the greater), on both")
         let name = try XCTUnwrap(try laptop.store.measures().first?.name)
         for machine in [laptop, desktop] {
             XCTAssertEqual(try values(machine)["Laptop night"], [name: 7])
