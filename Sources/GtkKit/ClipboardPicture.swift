@@ -50,11 +50,53 @@ private let textureRead: GAsyncReadyCallback = { source, result, data in
     ClipboardRead.finish(data, png.map { .png($0) })
 }
 
+/// A read waiting for the clipboard's formats: its "changed" handler and its time limit.
+@MainActor
+private final class FormatsWait {
+    var changed: UInt = 0
+    var timer: UInt32 = 0
+    var done = false
+}
+
 extension Widget {
     /// Reads a photo from the clipboard of the widget's display: files when it holds files,
     /// else a picture; nil when it holds neither (text, say).
     public func readClipboardPicture(_ completion: @escaping @MainActor (ClipboardPicture?) -> Void) {
         let clipboard = gtk_widget_get_clipboard(raw)
+        guard clipboardAwaitsFormats else {
+            Self.readPicture(clipboard, completion)
+            return
+        }
+        // Another program took the clipboard a moment ago: on X11 GTK knows no formats of it
+        // until that program answers which it offers, and reading now would find nothing. Read
+        // once they are known, or (an owner that never answers) after a second, as they are then.
+        let wait = FormatsWait()
+        let read: @MainActor () -> Void = {
+            guard !wait.done else { return }
+            wait.done = true
+            g_signal_handler_disconnect(UnsafeMutableRawPointer(clipboard), wait.changed)
+            MainLoop.cancel(wait.timer)
+            Self.readPicture(clipboard, completion)
+        }
+        wait.changed = Signal.connect(UnsafeMutableRawPointer(clipboard!), "changed") { [weak self] in
+            // GTK says "changed" for the new owner too, before it knows its formats.
+            if self?.clipboardAwaitsFormats != true { read() }
+        }
+        wait.timer = MainLoop.after(seconds: 1) { wait.timer = 0; read() }
+    }
+
+    /// Whether the clipboard belongs to another program whose formats GTK has not heard yet.
+    public var clipboardAwaitsFormats: Bool {
+        let clipboard = gtk_widget_get_clipboard(raw)
+        guard gdk_clipboard_is_local(clipboard) == 0 else { return false }
+        let formats = gdk_clipboard_get_formats(clipboard)
+        var mimeTypes: gsize = 0, types: gsize = 0
+        _ = gdk_content_formats_get_mime_types(formats, &mimeTypes)
+        _ = gdk_content_formats_get_gtypes(formats, &types)
+        return mimeTypes == 0 && types == 0
+    }
+
+    private static func readPicture(_ clipboard: OpaquePointer?, _ completion: @escaping @MainActor (ClipboardPicture?) -> Void) {
         let formats = gdk_clipboard_get_formats(clipboard)
         let data = Unmanaged.passRetained(ClipboardRead(completion)).toOpaque()
         if gdk_content_formats_contain_gtype(formats, gdk_file_list_get_type()) != 0 {

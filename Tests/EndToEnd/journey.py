@@ -994,6 +994,23 @@ def drag_photo(path, onto):
     source.wait()
 
 
+def copy_to_clipboard(mime_type, data):
+    """Copies `data` as another program would (xclip, kept in the foreground to be stopped after)
+    and returns once the X server names it the clipboard's owner: once it answers a third
+    program asking what it holds. Before that, a paste could still reach the previous owner."""
+    holder = subprocess.Popen(["xclip", "-quiet", "-selection", "clipboard", "-t", mime_type, "-i"],
+                              stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    holder.stdin.write(data)
+    holder.stdin.close()
+
+    def offers():
+        asked = subprocess.run(["xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"],
+                               capture_output=True, timeout=5)
+        return mime_type in asked.stdout.decode(errors="replace").split()
+    wait_for(f"the clipboard to hold {mime_type}", offers)
+    return holder
+
+
 def photos_are_added_seen_and_kept_sealed():
     print("journey: photos are added through the chooser and by pasting, seen in the viewer from the keyboard", flush=True)
     pictures = os.path.join(WORK, "pictures")
@@ -1024,17 +1041,18 @@ def photos_are_added_seen_and_kept_sealed():
     app.wait("the mood popover", "push button", "the worst")
     keys("Escape")
     wait_for("the keyboard on the mood button", lambda: focused(app.find("push button", "Mood")) or None)
-    holder = subprocess.Popen(["xclip", "-selection", "clipboard", "-t", "image/png", "-i", os.path.join(pictures, "alpha.png")])
-    time.sleep(0.5)
+    with open(os.path.join(pictures, "alpha.png"), "rb") as picture:
+        holder = copy_to_clipboard("image/png", picture.read())
     keys("ctrl+v")
     app.wait("the pasted picture", "push button", "Photo 2 of 2, Pasted photo.png", timeout=20)
+    holder.kill()
     holder.wait()
     uri = "file://" + os.path.join(pictures, "photo.webp")
-    holder = subprocess.Popen(["xclip", "-selection", "clipboard", "-t", "text/uri-list"], stdin=subprocess.PIPE)
-    holder.communicate((uri + "\r\n").encode())
-    time.sleep(0.5)
+    holder = copy_to_clipboard("text/uri-list", (uri + "\r\n").encode())
     keys("ctrl+v")
     app.wait("the pasted file", "push button", "Photo 3 of 3, photo.webp", timeout=20)
+    holder.kill()
+    holder.wait()
     check("Ctrl+V outside a text field pastes a copied picture and copied picture files", True)
 
     # Dragged from another program's window (as from a file manager) and dropped on the body:
