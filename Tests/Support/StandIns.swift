@@ -51,11 +51,7 @@ public final class GeoClueStandIn {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let line = readLine(from: output.fileHandleForReading)
-        guard line == "ready" else { throw StandInError.notReady(line) }
+        try awaitReady(process)
     }
 
     public enum StandInError: Error { case notReady(String) }
@@ -84,12 +80,8 @@ public final class PortalStandIn {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("portal_standin.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path, String(scheme)]
-        let output = Pipe()
-        process.standardOutput = output
         process.standardInput = input
-        try process.run()
-        let line = readLine(from: output.fileHandleForReading)
-        guard line == "ready" else { throw GeoClueStandIn.StandInError.notReady(line) }
+        try awaitReady(process)
     }
 
     public func set(scheme: UInt32) {
@@ -103,6 +95,21 @@ public final class PortalStandIn {
     }
 
     deinit { stop() }
+}
+
+/// Starts a stand-in and waits for the "ready" it prints once it owns its D-Bus name. One that
+/// ends instead is stopped, and what it said, its exit status and its errors are the error.
+func awaitReady(_ process: Process) throws {
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let line = readLine(from: output.fileHandleForReading)
+    guard line != "ready" else { return }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    throw GeoClueStandIn.StandInError.notReady("printed \"\(line)\", exit status \(process.terminationStatus): \(said)")
 }
 
 /// Reads one line (without its newline) from a pipe, blocking until it arrives or the pipe closes.

@@ -74,8 +74,12 @@ def main():
     loop = GLib.MainLoop()
     GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP,
                       stdin_line)
+    def lost(conn, name):
+        print(f"could not own {name}", file=sys.stderr, flush=True)
+        loop.quit()
+
     Gio.bus_own_name_on_connection(connection, "org.freedesktop.portal.Desktop", Gio.BusNameOwnerFlags.NONE,
-                                   lambda c, n: print("ready", flush=True), lambda c, n: loop.quit())
+                                   lambda c, n: print("ready", flush=True), lost)
     loop.run()
 
 
