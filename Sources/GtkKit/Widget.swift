@@ -188,6 +188,9 @@ public class Widget {
         }
     }
 
+    /// Asks for a frame that paints the widget again, whether or not anything in it changed.
+    public func queueDraw() { gtk_widget_queue_draw(raw) }
+
     /// The height of the window the widget is in (0 outside one).
     public var windowHeight: Int32 {
         guard let root = gtk_widget_get_root(raw) else { return 0 }

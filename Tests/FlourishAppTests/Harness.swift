@@ -70,6 +70,16 @@ final class Harness {
         return held
     }
 
+    /// Pumps the loop until the window has painted a frame begun after this call (one is asked
+    /// for): whatever changed before it (a text, a class, a picture, a scroll, a page shown) is
+    /// then styled, laid out and drawn. What a fixed wait for layout hoped for, on a busy machine too.
+    func waitForFrame(_ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        var painted = false
+        main.window.afterNextPaint { painted = true }
+        main.window.queueDraw()
+        waitUntil(what, file: file, line: line) { painted }
+    }
+
     /// The dialog on screen, once it is there.
     func waitForDialog(file: StaticString = #filePath, line: UInt = #line) -> MessageDialog? {
         waitUntil("a dialog is shown", file: file, line: line) { main.alerts.current?.isShowing == true }

@@ -11,20 +11,23 @@ final class MemoryTidy {
     static let quietSeconds = 2.0
     private let quietSeconds: Double
     private let giveBack: @MainActor () -> Void
+    /// Seconds on a clock that only goes forward; tests give one of their own.
+    private let now: () -> Double
     private var lastActivity = 0.0
     private var waiting = false
 
     /// Tidies once the window has painted nothing for `quietSeconds` after each burst of frames.
-    init(window: Widget, quietSeconds: Double = MemoryTidy.quietSeconds,
+    init(window: Widget, quietSeconds: Double = MemoryTidy.quietSeconds, now: @escaping () -> Double = MemoryTidy.uptime,
          giveBack: @escaping @MainActor () -> Void = ProcessMemory.giveBackFreed) {
         self.quietSeconds = quietSeconds
+        self.now = now
         self.giveBack = giveBack
         window.onFrames(started: {}, painted: { [weak self] in self?.activity() })
     }
 
     /// Something that did not paint (a read in the background) has just let go of memory.
     func activity() {
-        lastActivity = Self.now
+        lastActivity = now()
         guard !waiting else { return }
         waiting = true
         wait(quietSeconds)
@@ -34,7 +37,7 @@ final class MemoryTidy {
     private func wait(_ seconds: Double) {
         MainLoop.after(milliseconds: UInt32(max(1, seconds * 1000))) { [weak self] in
             guard let self else { return }
-            let quiet = Self.now - lastActivity
+            let quiet = now() - lastActivity
             if quiet < quietSeconds { return wait(quietSeconds - quiet) }
             waiting = false
             giveBack()
@@ -42,7 +45,7 @@ final class MemoryTidy {
         }
     }
 
-    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    nonisolated static func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
 /// The executable's first call, before any thread starts: see `ProcessMemory.shareOneArena`.

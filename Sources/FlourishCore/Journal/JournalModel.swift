@@ -110,6 +110,7 @@ public final class JournalModel {
 
     /// How often the journal is asked whether another process wrote to it.
     public nonisolated static let watchSeconds = 2.0
+    /// The journal's data version as the ids were last read, or at the watch's last look.
     private var lastDataVersion: Int?
     private var isWatching = false
 
@@ -192,6 +193,9 @@ public final class JournalModel {
         isLoading = true
         let store = self.store
         work.async {
+            // Asked before the ids are read: a commit of another writer's after this is one the
+            // ids may not hold, and the watch's first look sees it (not only the next one's).
+            let version = store.dataVersion()
             let result = Result { () throws(JournalError) in
                 let ids = try store.entryIDs()
                 // A failed read of the opening rows is no failed load: they are asked for again
@@ -205,6 +209,7 @@ public final class JournalModel {
                     case .success(let (ids, batch)):
                         self.ids = ids
                         self.isLoaded = true
+                        if let version { self.lastDataVersion = version }
                         if let batch { self.remember(batch) }
                         self.delegate?.journalModel(self, didChange: .reloaded)
                     case .failure(let error):

@@ -75,7 +75,7 @@ final class FirstShowingTests: XCTestCase {
             harness.model.load()
             harness.main.show(.journal)
             harness.waitUntil("the row is shown") { harness.main.journal.rows.contains { $0.entry != nil && $0.view.isMapped } }
-            MainLoop.run(for: 0.2)
+            harness.waitForFrame("its text is laid out")
             let row = try XCTUnwrap(harness.main.journal.rows.first { $0.entry != nil })
             let before = row.bodyLabel.allocatedHeight
             XCTAssertGreaterThan(before, 0)

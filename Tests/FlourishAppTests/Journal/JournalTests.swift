@@ -87,7 +87,7 @@ final class JournalTests: XCTestCase {
             harness.model.load()
             harness.main.show(.journal)
             harness.waitUntil("both rows are filled") { harness.main.journal.rows.filter { $0.entry != nil && $0.view.isMapped }.count == 2 }
-            MainLoop.run(for: 0.2)
+            harness.waitForFrame("their text is laid out")
             let long = try XCTUnwrap(harness.main.journal.rows.first { $0.entry?.title == "Short" })
             let tiny = try XCTUnwrap(harness.main.journal.rows.first { $0.entry?.title == "Tiny" })
             let lineHeight = tiny.bodyLabel.allocatedHeight
@@ -109,7 +109,7 @@ final class JournalTests: XCTestCase {
             harness.model.load()
             harness.main.show(.journal)
             harness.waitUntil("both rows show") { harness.main.journal.rows.filter { $0.entry != nil && $0.view.isMapped }.count == 2 }
-            MainLoop.run(for: 0.2)
+            harness.waitForFrame("the rows are styled by their moods and laid out")
             for row in harness.main.journal.rows where row.entry != nil {
                 let image = try XCTUnwrap(row.view.render())
                 let mood = try XCTUnwrap(row.entry?.mood)

@@ -72,7 +72,7 @@ final class MemoriesCardTests: XCTestCase {
             defer { harness.close() }
             let card = shownCard(harness)
             harness.waitUntil("the card shows 20 memories") { card.view.isVisible && card.buttons.count == 20 }
-            MainLoop.run(for: 0.3)
+            harness.waitForFrame("the card is laid out above the journal")
             XCTAssertLessThanOrEqual(card.linesScroll.allocatedHeight, MemoriesCard.linesMaxHeight,
                                      "the lines scroll past a few of them")
             XCTAssertGreaterThan(harness.main.journal.list.allocatedHeight, 200, "the journal keeps most of the window")

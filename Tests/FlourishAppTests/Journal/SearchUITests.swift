@@ -40,7 +40,7 @@ final class SearchUITests: XCTestCase {
         harness.main.window.activateAction("win.find")
         journal.search.entry.text = "wal"
         harness.waitUntil("300 results") { journal.resultsList.count == 300 && journal.resultsScroller.isMapped }
-        MainLoop.run(for: 0.3)
+        harness.waitForFrame("the result rows are built and laid out")
         return journal
     }
 
@@ -105,10 +105,11 @@ final class SearchUITests: XCTestCase {
             let harness = try Harness.withTags()
             defer { harness.close() }
             let journal = try listDays(in: harness) { $0 % 50 == 0 ? "A rare word: heron." : "Ordinary words." }
-            MainLoop.run(for: 0.2)
+            // Laid out, the list is tall enough to be scrolled 3,000 pixels down.
+            harness.waitForFrame("the journal is laid out")
             journal.scroller.verticalPosition = 3_000
             harness.waitUntil("scrolled down") { journal.scroller.verticalPosition == 3_000 }
-            MainLoop.run(for: 0.2)
+            harness.waitForFrame("the rows down there are shown")
 
             harness.main.window.activateAction("win.find")
             journal.search.entry.text = "heron"
@@ -118,7 +119,8 @@ final class SearchUITests: XCTestCase {
 
             journal.search.stop() // Escape
             harness.waitUntil("the whole journal") { journal.scroller.isMapped }
-            MainLoop.run(for: 0.3)
+            // Right after Escape it is still where it was left; the layout of its showing again is what could move it.
+            harness.waitForFrame("the journal is laid out again")
             XCTAssertEqual(journal.scroller.verticalPosition, 3_000, "at its previous position")
             XCTAssertFalse(journal.search.isSearching)
             XCTAssertEqual(journal.search.entry.text, "", "the words are cleared")
@@ -138,7 +140,8 @@ final class SearchUITests: XCTestCase {
 
             journal.search.entry.type("n")
             harness.waitUntil("100 results") { journal.resultsList.count == 100 }
-            MainLoop.run(for: 0.3)
+            // GTK would make its rows again, if at all, as it lays the new results out.
+            harness.waitForFrame("the new results are laid out")
             let walnuts = journal.resultsList.keys
             XCTAssertEqual(walnuts.count, 100)
             // The rows GTK had built show the new results (not destroyed and made again, a
@@ -169,16 +172,14 @@ final class SearchUITests: XCTestCase {
             XCTAssertTrue(journal.resultsList.focusRow { $0.entryID == eighth })
             harness.waitUntil("the eighth result has the keyboard") { journal.resultsList.focusedRow?.entryID == eighth }
             _ = journal.search.entry.grabFocus()
-            MainLoop.run(for: 0.2)
             // Before the new results, the list gives the keyboard back to the eighth.
             journal.focusList()
             harness.waitUntil("the eighth again") { journal.resultsList.focusedRow?.entryID == eighth }
             _ = journal.search.entry.grabFocus()
-            MainLoop.run(for: 0.2)
 
             journal.search.entry.type("n")
             harness.waitUntil("100 results") { journal.resultsList.count == 100 }
-            MainLoop.run(for: 0.3)
+            harness.waitForFrame("the new results are laid out")
             // After them (the rows kept, GTK told only that the list ended sooner), to the first.
             journal.focusList()
             let first = journal.resultsList.keys[0]

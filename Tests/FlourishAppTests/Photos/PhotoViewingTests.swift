@@ -46,7 +46,8 @@ final class PhotoViewingTests: XCTestCase {
             XCTAssertTrue(withPhotos.morePhotos.isVisible)
             XCTAssertEqual(withPhotos.morePhotos.text, "+2")
             XCTAssertNil(without.thumbnail.texture)
-            MainLoop.run(for: 0.2)
+            // The heights were equal before the photo came; compare them once it is laid out.
+            harness.waitForFrame("the row is laid out with its photo")
             XCTAssertEqual(withPhotos.view.allocatedHeight, without.view.allocatedHeight,
                            "a row of a title and a date is as tall with a photo as without")
         }

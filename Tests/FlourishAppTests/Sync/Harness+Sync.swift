@@ -14,7 +14,9 @@ extension Harness {
         window.passphraseField.text = passphrase
         window.againField.text = again
         window.setUpButton.click()
-        waitUntil("the setup is done") { !window.isWorking }
+        // The window derives the key at people's cost (about a second of Argon2id and 256 MiB on
+        // an idle machine), several times that on a busy one.
+        waitUntil("the setup is done", timeout: 30) { !window.isWorking }
         return window
     }
 

@@ -12,16 +12,23 @@ final class MemoryTidyTests: XCTestCase {
             // Away from the Title field, whose blinking cursor paints frames for its first 10 s.
             harness.main.show(.insights)
             var tidied = 0
-            let tidy = MemoryTidy(window: harness.main.window, quietSeconds: 0.3) { tidied += 1 }
+            // The real clock, but held while the test plays a busy spell: a busy machine that
+            // stalls this process for 0.3 s between two steps would otherwise make it a quiet one.
+            var held: Double?
+            let tidy = MemoryTidy(window: harness.main.window, quietSeconds: 0.3, now: { held ?? MemoryTidy.uptime() }) { tidied += 1 }
             harness.waitUntil("the window's own frames settle and it tidies once", timeout: 15) { tidied == 1 }
 
-            // Busy: something happens every 0.1 s for a second, as a scroll's frames do.
-            let busyUntil = Date().addingTimeInterval(1)
-            while Date() < busyUntil {
+            // Busy: something happens every 0.1 s for a second, as a scroll's frames do. Each
+            // step pumps the loop for at least 0.1 s of real time, so the tidy's timers fire
+            // meanwhile and must find the window busy.
+            held = MemoryTidy.uptime()
+            for _ in 0..<10 {
                 tidy.activity()
                 MainLoop.run(for: 0.1)
+                held! += 0.1
             }
             XCTAssertEqual(tidied, 1, "nothing is tidied while the window is busy")
+            held = nil // the real clock is at least as far on: each step took 0.1 s or more
             harness.waitUntil("the burst over, it tidies once more") { tidied == 2 }
             MainLoop.run(for: 0.8)
             XCTAssertEqual(tidied, 2, "and then waits for the next burst")

@@ -22,8 +22,9 @@ final class SharedJournalTests: XCTestCase {
                 RunLoop.main.run(until: Date().addingTimeInterval(0.01))
             }
             XCTAssertEqual(model.ids, [first.id])
+            // Saved at once: the model knows the journal as it was when its ids were read, so the
+            // watch's first look sees the save, however late that look comes on a busy machine.
             model.watchForOtherWriters()
-            RunLoop.main.run(until: Date().addingTimeInterval(JournalModel.watchSeconds + 0.5)) // a first look
             let other = try theirs.save(try EntryDraft(title: "theirs", mood: .meh).validated().get(), createdAt: Date(timeIntervalSince1970: 2))
             let saved = Date()
             while !model.ids.contains(other.id) && Date().timeIntervalSince(saved) < 3 * JournalModel.watchSeconds {
