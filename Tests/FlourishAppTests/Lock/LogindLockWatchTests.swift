@@ -95,12 +95,63 @@ final class LogindLockWatchTests: XCTestCase {
 
     func testNoSystemBusAtAllHearsNothingFromIt() throws {
         try MainActor.assumeIsolated {
-            let started = Date()
             let watch = ScreenLockWatch(systemBusAddress: "unix:path=/nonexistent/flourish-test-bus") {}
-            XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "the GTK thread is not held up")
             XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.screenSaver) }), "the session bus still serves")
             MainLoop.run(for: 0.3)
             XCTAssertTrue(watch.hearing.isDisjoint(with: [.sleep, .session]))
+        }
+    }
+
+    /// A system bus that takes the connection and never answers: a watch that waited for it on
+    /// the GTK thread would hold the window up for as long as the bus stayed silent.
+    func testASystemBusThatNeverAnswersDoesNotHoldTheWindowUp() throws {
+        let folder = TemporaryFolder()
+        let bus = try SilentBus(path: folder.file("silent-bus"))
+        defer { bus.end() }
+        try MainActor.assumeIsolated {
+            let watch = ScreenLockWatch(systemBusAddress: "unix:path=\(bus.path)") {}
+            XCTAssertFalse(bus.ended, "the watch came back only once the bus went away: it waited for it on the GTK thread")
+            XCTAssertTrue(MainLoop.run(until: { watch.hearing.contains(.screenSaver) }), "the session bus still serves")
+            XCTAssertFalse(watch.hearing.contains(.sleep))
+        }
+    }
+}
+
+/// A socket that takes connections into its backlog and never answers, until it goes away:
+/// after `silence` seconds (a bound for a test whose watch would otherwise wait for ever) or
+/// at `end`. Whether it went away on its own says a caller waited for it that long.
+private final class SilentBus: @unchecked Sendable {
+    let path: String
+    private let socket: Int32
+    private let lock = NSLock()
+    private var gone = false
+    private var endedAlone = false
+
+    init(path: String, silence: Double = 30) throws {
+        self.path = path
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard socket >= 0, bound == 0, listen(socket, 4) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + silence) { [self] in close(alone: true) }
+    }
+
+    /// Whether it went away on its own, its silence over.
+    var ended: Bool { lock.withLock { endedAlone } }
+
+    func end() { close(alone: false) }
+
+    private func close(alone: Bool) {
+        lock.withLock {
+            guard !gone else { return }
+            (gone, endedAlone) = (true, alone)
+            Glibc.close(socket)
         }
     }
 }
