@@ -19,6 +19,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 
@@ -148,12 +149,47 @@ def focused(node):
     return node.getState().contains(pyatspi.STATE_FOCUSED)
 
 
+def x_focus_on(title):
+    """Whether the X server sends the keys to the shown window titled `title`. With no window
+    manager here, GTK gives a window the X focus as it presents it; until then the keys go to the
+    window behind it (or to the one under the pointer)."""
+    shown = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", f"^{title}$"],
+                           capture_output=True, text=True).stdout.split()
+    focus = subprocess.run(["xdotool", "getwindowfocus"], capture_output=True, text=True).stdout.strip()
+    return focus in shown
+
+
+def keyboard_in(app, title, role=None, timeout=10.0):
+    """The node of the app's window titled `title` that takes the next keys (of `role`, if given),
+    once both hold: the X server sends that window the keys, and GTK has put its focus on the
+    node. Keys typed before then reach another window, or a widget not yet focused."""
+    def probe():
+        if not x_focus_on(title):
+            return None
+        for window in app.app:
+            if window is not None and window.name == title:
+                node = next((node for node in descendants(window)
+                             if focused(node) and (role is None or node.getRoleName() == role)), None)
+                if node is not None:
+                    return node
+        return None
+    return wait_for(f"the keyboard in '{title}'" + (f" on a {role}" if role else ""), probe, timeout)
+
+
+def file_chooser(app, title):
+    """Waits for GTK's file chooser titled `title` to be shown and to take the keyboard. GTK 4.8
+    gives its window no dialog role: a "filler" named by its title."""
+    app.wait("the file chooser", "filler", title)
+    keyboard_in(app, title)
+
+
 class Flourish:
     """One running instance of the real binary."""
 
     def __init__(self, journal, **environment_overrides):
         environment = dict(os.environ, GDK_BACKEND="x11", **environment_overrides)
         self.log = open(os.path.join(WORK, "app.log"), "a")
+        self.log_start = self.log.tell()  # what this instance writes (with FLOURISH_TRACE=1, its marks) comes after
         self.process = subprocess.Popen([BINARY, "--database", journal], env=environment,
                                         stdout=self.log, stderr=self.log)
         launched.append(self.process)
@@ -442,7 +478,8 @@ def entries_are_read_corrected_deleted_and_back_dated(journal):
     app.wait("the date popover", "push button", "Now")
     keys("Left")  # the day before
     keys("Escape")
-    check("the Date control names the chosen day", app.find("push button", "Date").description != "Now")
+    check("the Date control names the chosen day",
+          wait_for("the Date control to name the day", lambda: app.find("push button", "Date").description != "Now"))
     keys("ctrl+Return")
     app.wait("the saved dialog", "label", "Entry Saved")
     keys("Return")
@@ -538,7 +575,7 @@ def entries_are_tagged_and_found(journal):
         keys("Tab")
     check("Tab goes through the tags to Hiking", focused(hiking_filter))
     keys("space")
-    check("the Hiking box is ticked", selected(hiking_filter))
+    check("the Hiking box is ticked", wait_for("the Hiking box ticked", lambda: selected(hiking_filter)))
     app.wait("the result count", "label", "1 entry")
     check("the tag filter finds the tagged entry only",
           app.row("Beach day") is not None and app.row("Sea air") is None)
@@ -600,9 +637,9 @@ def entries_are_tagged_and_found(journal):
     # Save as Image, through the file chooser: a PNG where it was asked for.
     image = os.path.join(os.path.dirname(os.path.abspath(journal)), "mood over time.png")
     press(app.wait("Save as Image beside the chart", "push button", "Save mood over time as an image"))
-    # GTK 4.8 gives the file chooser's window no dialog role: a "filler" named by its title.
+    # The chooser opens with the keyboard in its Name field: Ctrl+A, then the whole path.
     app.wait("the file chooser", "filler", "Save as Image")
-    time.sleep(0.5)
+    keyboard_in(app, "Save as Image", role="text")
     keys("ctrl+a")
     type_text(image)
     keys("Return")
@@ -848,8 +885,7 @@ def daylio_history_arrives_and_leaves():
     app = Flourish(journal)
     press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
     press(app.wait("the Import item", "menu item", "Import…"))
-    app.wait("the file chooser", "filler", "Import")
-    time.sleep(0.5)
+    file_chooser(app, "Import")
     type_text(export)  # a path typed into GTK's chooser opens its location field
     keys("Return")
     app.wait("what the import will do", "label", "daylio-export.csv: 2 entries, 2 tags, 0 already in your journal.")
@@ -865,9 +901,12 @@ def daylio_history_arrives_and_leaves():
     # The keyboard starts on the first mood's choice (sleepy's): open it, two down, choose. (With
     # no window manager here, the window the keys go to is given the X focus first.)
     subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Import$", "windowfocus", "--sync"], check=False)
-    time.sleep(0.3)
+    wait_for("the keyboard on sleepy's choice", lambda: x_focus_on("Import") and next(
+        (node for node in descendants(choice) if focused(node)), None))
     keys("space")
-    time.sleep(0.5)
+    # Its list opens in a popover, the keyboard on the first mood: Down before that is lost.
+    wait_for("sleepy's list of moods, holding the keyboard", lambda: next(
+        (node for node in descendants(choice) if node.getRoleName() == "list item" and focused(node)), None))
     keys("Down", "Down", "Down", "Return")
     titles = ["the best", "really good", "okay", "meh", "not so great", "the worst"]
     chosen = wait_for("another mood shown", lambda: next((title for title in titles if title != "okay" and shows(title)), None))
@@ -929,8 +968,7 @@ def daylio_backup_arrives():
     app = Flourish(journal)
     press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
     press(app.wait("the Import item", "menu item", "Import…"))
-    app.wait("the file chooser", "filler", "Import")
-    time.sleep(0.5)
+    file_chooser(app, "Import")
     type_text(backup)
     keys("Return")
     preview = app.wait("what the import will do", "label", "phone.daylio: 2 entries, 1 tag, 1 photo, 0 already in your journal.")
@@ -972,24 +1010,50 @@ def named_containing(app, words):
 
 def drag_photo(path, onto):
     """Drags the file at `path` from a small window of its own (drag_source.py, standing in
-    for a file manager) to the screen point `onto`, with the real pointer."""
-    source = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "drag_source.py"), "Photo source", path])
+    for a file manager) to the screen point `onto`, with the real pointer. Each step waits for
+    the source to say the one before it took (see drag_source.py): the X drag protocol is a
+    conversation between two processes, and a release before the target answered drops nothing.
+    Returns once the target has read the files; only then does the source go."""
+    source = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "drag_source.py"), "Photo source", path],
+                              stdout=subprocess.PIPE, text=True)
     launched.append(source)
+    said = []
+    threading.Thread(target=lambda: said.extend(line.strip() for line in source.stdout), daemon=True).start()
+
+    def heard(words, description, meanwhile=lambda: None):
+        """Waits until the source said `words` (or that the drag was cancelled)."""
+        def probe():
+            if words in said or any(line.startswith("cancelled") for line in said):
+                return True
+            meanwhile()
+            return False
+        wait_for(description, probe)
+        if words not in said:
+            raise Failure(f"the drag did not reach '{words}' (the drag source said {said})")
+
+    heard("shown", "the drag source's window, painted")
     window = wait_for("the drag source's window", lambda: subprocess.run(
-        ["xdotool", "search", "--name", "^Photo source$"], capture_output=True, text=True).stdout.split() or None)[0]
+        ["xdotool", "search", "--onlyvisible", "--name", "^Photo source$"], capture_output=True, text=True).stdout.split() or None)[0]
     subprocess.run(["xdotool", "windowmove", "--sync", window, "850", "100"], check=True)
-    time.sleep(0.5)
     subprocess.run(["xdotool", "mousemove", "1000", "200", "mousedown", "1"], check=True)
-    time.sleep(0.3)
-    for step in range(1, 11):  # a drag starts once the pointer has moved a little, pressed
-        subprocess.run(["xdotool", "mousemove", str(1000 - step * 40), str(200 + step * 10)], check=True)
-        time.sleep(0.05)
+    # A drag starts once the pointer has moved a little, pressed: moved clear of Flourish's window
+    # (720 wide), so that the first window to answer the drag is the one at `onto`.
+    for step in range(1, 11):
+        subprocess.run(["xdotool", "mousemove", str(1000 - step * 20), str(200 + step * 10)], check=True)
+    heard("begun", "the drag to begin")
+    # GTK's target refuses the first position it hears of a drag that just entered, and the
+    # source sends the next one only once that answer came (motions meanwhile are dropped); a
+    # refusal changes nothing the source can report. So the pointer stays moving inside the
+    # target, a pixel to and fro as a hand does, until the source says the target takes it.
+    jiggle = [0]
+
+    def hover():
+        jiggle[0] ^= 1
+        subprocess.run(["xdotool", "mousemove", str(onto[0] + 10 + jiggle[0]), str(onto[1] + 10)], check=True)
     subprocess.run(["xdotool", "mousemove", str(onto[0]), str(onto[1])], check=True)
-    time.sleep(0.3)
-    subprocess.run(["xdotool", "mousemove", str(onto[0] + 10), str(onto[1] + 10)], check=True)
-    time.sleep(0.5)
+    heard("accepted", "the window under the pointer to take the drag", meanwhile=hover)
     subprocess.run(["xdotool", "mouseup", "1"], check=True)
-    time.sleep(0.5)
+    heard("finished", "the drop to be read")
     source.kill()
     source.wait()
 
@@ -1028,8 +1092,7 @@ def photos_are_added_seen_and_kept_sealed():
     wait_for("the popover to close", lambda: app.find("push button", "the worst") is None)
 
     keys("alt+p")  # Add _Photo…
-    app.wait("the file chooser", "filler", "Add Photos")
-    time.sleep(0.5)
+    file_chooser(app, "Add Photos")
     type_text(os.path.join(pictures, "rotated.jpg"))
     keys("Return")
     first = app.wait("the first photo's thumbnail", "push button", "Photo 1 of 1, rotated.jpg", timeout=20)
@@ -1063,8 +1126,7 @@ def photos_are_added_seen_and_kept_sealed():
     check("the body did not take the dropped file's path as text", text_of(app.find("text", "Body")) == "")
 
     keys("alt+p")
-    app.wait("the file chooser", "filler", "Add Photos")
-    time.sleep(0.5)
+    file_chooser(app, "Add Photos")
     type_text(os.path.join(pictures, "not-a-picture.jpg"))
     keys("Return")
     refused = app.wait("the refusal", "label", "Photo Not Added")
@@ -1107,6 +1169,21 @@ def photos_are_added_seen_and_kept_sealed():
     check("nothing of the photos shows on disk: no JPEG or PNG header, no EXIF text",
           all(not data.startswith(b"\xff\xd8\xff") and b"\x89PNG" not in data[:16] and b"FLOURISH-EXIF-MARKER" not in data
               for data in written.values()))
+
+
+def sync_settled(app, timeout=30):
+    """Waits until the app (started with FLOURISH_TRACE=1) has no sync waiting: the sync its last
+    change asked for has started, and the last sync started is done. A change syncs a few seconds
+    after it: a fixed wait for that could end before it on a busy machine."""
+    def settled():
+        with open(app.log.name, encoding="utf-8", errors="replace") as log:
+            log.seek(app.log_start)
+            marks = [line.split(" ", 2)[2].strip() for line in log if line.startswith("flourish-trace: ")
+                     and line.count(" ") >= 2]
+        def last(mark):
+            return max((index for index, said in enumerate(marks) if said == mark), default=-1)
+        return last("sync started") > last("sync pending") and last("sync done") > last("sync started")
+    wait_for("no sync waiting or under way", settled, timeout)
 
 
 def wait_until_synced(app):
@@ -1167,7 +1244,7 @@ def journal_syncs_through_a_folder():
 
     network = MockNetworkManager()
     try:
-        app, status = set_up(second, again=False, **network.environment)
+        app, status = set_up(second, again=False, FLOURISH_TRACE="1", **network.environment)
         check("another journal joins it with the passphrase", status is not None)
         show_journal(app)
         check("the first journal's entry arrives in the second's list",
@@ -1176,7 +1253,7 @@ def journal_syncs_through_a_folder():
         # The network goes; meanwhile the first journal syncs an entry from a terminal. When the
         # network comes back, the window syncs at once: its next timer is minutes away. (What
         # arrived counts as a change, which syncs once more 5 s later: that one passes first.)
-        time.sleep(7)
+        sync_settled(app)
         network.set_online(False)
         with open(words, "w", encoding="utf-8") as file:
             json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-21T10:00:00.000Z", "tags": [],
@@ -1283,8 +1360,8 @@ class LockedJournal:
         return subprocess.run([BINARY, "--database", self.journal, *arguments], input=stdin, capture_output=True,
                               text=True, env=dict(os.environ, **self.environment), timeout=120)
 
-    def open(self):
-        return Flourish(self.journal, **self.environment)
+    def open(self, **environment):
+        return Flourish(self.journal, **self.environment, **environment)
 
     def files(self):
         """Every file in the journal's folder and the app's home, with what it holds (and, for a
@@ -1484,6 +1561,22 @@ def saves_of_a_locked_journal_stay_sealed():
           and len(document["entries"]) == len(LOCKED_ENTRIES) + 1)
 
 
+def session_bus_subscribed(pid, *words):
+    """Whether a connection of process `pid` to the session bus has a match rule holding each of
+    `words`: once the bus has it, a signal it matches reaches that process (dbus-daemon's
+    Debug.Stats interface lists each connection's rules)."""
+    def call(method, *arguments):
+        return subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                               "/org/freedesktop/DBus", "--method", method, *arguments],
+                              capture_output=True, text=True).stdout
+    # "({':1.4': ['type=\'signal\',sender=…', …], …},)": one entry a connection.
+    for name, rules in re.findall(r"'(:[0-9.]+)': (?:@as )?\[(.*?)\]", call("org.freedesktop.DBus.Debug.Stats.GetAllMatchRules")):
+        if all(word in rules for word in words) and \
+                call("org.freedesktop.DBus.GetConnectionUnixProcessID", name).strip() == f"(uint32 {pid},)":
+            return True
+    return False
+
+
 def session_bus_has(name):
     answer = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
                              "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", name],
@@ -1523,8 +1616,9 @@ def screen_lock_locks_the_journal():
         unlock(app, field)
         draft = ("Moonlit heron", "Words typed before the screen locked")
         type_a_draft(app, *draft)
-        # The app hears the session bus once its subscription is made, moments after it starts.
-        time.sleep(2)
+        # The app hears the screen saver once the bus has its subscription, moments after it starts.
+        wait_for("the app's subscription to the screen saver", lambda: session_bus_subscribed(
+            app.process.pid, "org.gnome.ScreenSaver", "ActiveChanged"))
 
         def screen_saver(active):
             subprocess.run(["gdbus", "call", "--session", "--dest", "org.gnome.ScreenSaver", "--object-path",
@@ -1624,11 +1718,11 @@ def locked_journal_syncs_while_locked_with_its_key_kept():
     def batches():
         return len([name for name in os.listdir(place) if name.endswith(".batch")])
 
-    app = locked.open()
+    app = locked.open(FLOURISH_TRACE="1")
     field, _ = unlock_page(app)
     unlock(app, field)
     wait_until_synced(app)
-    time.sleep(6)  # the window opening counts as a change, synced 5 s later: that one passes first
+    sync_settled(app)  # the window opening counts as a change, synced 5 s later: that one passes first
     sent = batches()
 
     # No key kept: an entry saved just before Ctrl+L waits behind the unlock page...
@@ -1650,7 +1744,7 @@ def locked_journal_syncs_while_locked_with_its_key_kept():
     press(login)
     wait_for("the switch on", lambda: selected(login), timeout=20)
     keys("Escape")
-    time.sleep(6)
+    sync_settled(app)
     sent = batches()
 
     # The key kept: an entry saved just before Ctrl+L is sent with the unlock page up.
@@ -1851,10 +1945,10 @@ def locked_keyring_is_never_asked_to_unlock():
                 pass
         return found
 
-    app = locked.open()
+    app = locked.open(FLOURISH_TRACE="1")
     app.wait("the journal's window, opened from the keyring", "page tab", "Journal", timeout=30)
     wait_until_synced(app)
-    time.sleep(6)  # the change the window's opening counts, synced 5 s later
+    sync_settled(app)  # the change the window's opening counts, synced 5 s later
     sent = batches()
     save_quickly(app, "Heron tally")
     # The screen locker, or the person, locks the keyring: a lookup now asks for its password.

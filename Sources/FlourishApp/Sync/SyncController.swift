@@ -91,6 +91,8 @@ final class SyncController {
     func journalChanged() {
         guard isOn, !pendingChange else { return }
         pendingChange = true
+        // With FLOURISH_TRACE=1, each sync's pending, start and end: what the journeys wait on.
+        Trace.mark("sync pending")
         MainLoop.after(milliseconds: Self.afterChangeMilliseconds) { [weak self] in
             guard let self else { return }
             pendingChange = false
@@ -111,6 +113,7 @@ final class SyncController {
         }
         isRunning = true
         status = .syncing
+        Trace.mark("sync started")
         let started = generation
         model.sync(sync, progress: { [weak self] done, total in
             guard let self, started == generation, status == .syncing else { return }
@@ -126,6 +129,7 @@ final class SyncController {
             isRunning = false
             progress = nil
             photoProgress = nil
+            Trace.mark("sync done")
             guard started == generation else { return }
             switch result {
             case .success(let report):
