@@ -145,6 +145,25 @@ def type_text(text):
     time.sleep(0.3)
 
 
+def focus_of(app):
+    """Which node of the app has the keyboard, as (role, name, place among its siblings), or None."""
+    for node in descendants(app.app):
+        try:
+            if focused(node):
+                return (node.getRoleName(), node.name, node.getIndexInParent())
+        except Exception:  # the tree changes under us while the app works
+            continue
+    return None
+
+
+def move_focus(app, key):
+    """Presses `key` and waits until the keyboard is on another node: a check made at once could
+    still see the node it left, and a next key pressed then would skip one."""
+    before = focus_of(app)
+    keys(key)
+    wait_for(f"{key} to move the keyboard", lambda: (lambda now: now is not None and now != before)(focus_of(app)))
+
+
 def focused(node):
     return node.getState().contains(pyatspi.STATE_FOCUSED)
 
@@ -572,7 +591,7 @@ def entries_are_tagged_and_found(journal):
     for _ in range(12):
         if focused(hiking_filter):
             break
-        keys("Tab")
+        move_focus(app, "Tab")
     check("Tab goes through the tags to Hiking", focused(hiking_filter))
     keys("space")
     check("the Hiking box is ticked", wait_for("the Hiking box ticked", lambda: selected(hiking_filter)))
@@ -675,7 +694,7 @@ def entries_are_tagged_and_found(journal):
 
     def tab_to(description, accept, limit=12):
         for _ in range(limit):
-            keys("Tab")
+            move_focus(app, "Tab")
             node = focused_node()
             if node is not None and accept(node.name):
                 return node
@@ -2004,8 +2023,11 @@ def rows_are_named_for_a_screen_reader():
 
     keys("Tab")
     wait_for("the keyboard on a row", focused_cell)
-    while not focused_cell().name.startswith("First snow"):
-        keys("Up")
+    for _ in range(20):  # from the row Tab reached, up to the first
+        if focused_cell().name.startswith("First snow"):
+            break
+        move_focus(app, "Up")
+    check("Up reaches the first row", focused_cell().name.startswith("First snow"))
     keys("Down")
     check("Down moves to the next row", wait_for("the next row focused",
           lambda: (focused_cell() or first).name.startswith("Day 001")))
