@@ -62,6 +62,7 @@ def main():
     def stdin_line(channel, condition):
         line = sys.stdin.readline()
         if not line:
+            print("standard input closed", file=sys.stderr, flush=True)
             loop.quit()
             return False
         scheme[0] = int(line)
