@@ -61,15 +61,17 @@ private final class FormatsWait {
 extension Widget {
     /// Reads a photo from the clipboard of the widget's display: files when it holds files,
     /// else a picture; nil when it holds neither (text, say).
-    public func readClipboardPicture(_ completion: @escaping @MainActor (ClipboardPicture?) -> Void) {
+    public func readClipboardPicture(waitingAtMost milliseconds: UInt32 = 1_000,
+                                     _ completion: @escaping @MainActor (ClipboardPicture?) -> Void) {
         let clipboard = gtk_widget_get_clipboard(raw)
-        guard clipboardAwaitsFormats else {
+        guard Self.awaitsFormats(clipboard) else {
             Self.readPicture(clipboard, completion)
             return
         }
         // Another program took the clipboard a moment ago: on X11 GTK knows no formats of it
         // until that program answers which it offers, and reading now would find nothing. Read
-        // once they are known, or (an owner that never answers) after a second, as they are then.
+        // once they are known, or (an owner that never answers, or an empty clipboard, which
+        // look the same from here) after `milliseconds`, as they are then.
         let wait = FormatsWait()
         let read: @MainActor () -> Void = {
             guard !wait.done else { return }
@@ -78,16 +80,17 @@ extension Widget {
             MainLoop.cancel(wait.timer)
             Self.readPicture(clipboard, completion)
         }
-        wait.changed = Signal.connect(UnsafeMutableRawPointer(clipboard!), "changed") { [weak self] in
+        wait.changed = Signal.connect(UnsafeMutableRawPointer(clipboard!), "changed") {
             // GTK says "changed" for the new owner too, before it knows its formats.
-            if self?.clipboardAwaitsFormats != true { read() }
+            if !Self.awaitsFormats(clipboard) { read() }
         }
-        wait.timer = MainLoop.after(seconds: 1) { wait.timer = 0; read() }
+        wait.timer = MainLoop.after(milliseconds: milliseconds) { wait.timer = 0; read() }
     }
 
     /// Whether the clipboard belongs to another program whose formats GTK has not heard yet.
-    public var clipboardAwaitsFormats: Bool {
-        let clipboard = gtk_widget_get_clipboard(raw)
+    public var clipboardAwaitsFormats: Bool { Self.awaitsFormats(gtk_widget_get_clipboard(raw)) }
+
+    private static func awaitsFormats(_ clipboard: OpaquePointer?) -> Bool {
         guard gdk_clipboard_is_local(clipboard) == 0 else { return false }
         let formats = gdk_clipboard_get_formats(clipboard)
         var mimeTypes: gsize = 0, types: gsize = 0

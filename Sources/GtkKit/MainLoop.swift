@@ -39,8 +39,10 @@ public enum MainLoop {
         _ = run(until: { false }, timeout: seconds)
     }
 
-    /// Calls `action` once after `milliseconds` on the GTK thread.
-    public static func after(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
+    /// Calls `action` once after `milliseconds` on the GTK thread; `cancel` with the returned
+    /// id stops it first.
+    @discardableResult
+    public static func after(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) -> UInt32 {
         once(action) { run, box, release in g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, box, release) }
     }
 
@@ -67,7 +69,7 @@ public enum MainLoop {
         })
     }
 
-    /// Stops a timer of `after(seconds:)` that has not run yet.
+    /// Stops a timer of `after` that has not run yet.
     public static func cancel(_ timer: UInt32) {
         if timer != 0 { g_source_remove(timer) }
     }

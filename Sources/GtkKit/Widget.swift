@@ -176,7 +176,10 @@ public class Widget {
     /// Calls `action` once, after the window's next frame is painted: for work that should not
     /// hold up what that frame shows.
     public func afterNextPaint(_ action: @escaping @MainActor () -> Void) {
-        guard let clock = gtk_widget_get_frame_clock(raw) else { return MainLoop.after(milliseconds: 0, action) }
+        guard let clock = gtk_widget_get_frame_clock(raw) else {
+            MainLoop.after(milliseconds: 0, action)
+            return
+        }
         let instance = UnsafeMutableRawPointer(clock)
         var handler: UInt = 0
         handler = Signal.connect(instance, "after-paint") {

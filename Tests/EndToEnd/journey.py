@@ -146,11 +146,11 @@ def type_text(text):
 
 
 def focus_of(app):
-    """Which node of the app has the keyboard, as (role, name, place among its siblings), or None."""
+    """Which node of the app has the keyboard, as its path of places from the app down, or None."""
     for node in descendants(app.app):
         try:
             if focused(node):
-                return (node.getRoleName(), node.name, node.getIndexInParent())
+                return tuple(pyatspi.getPath(node))
         except Exception:  # the tree changes under us while the app works
             continue
     return None
@@ -1191,17 +1191,18 @@ def photos_are_added_seen_and_kept_sealed():
 
 
 def sync_settled(app, timeout=30):
-    """Waits until the app (started with FLOURISH_TRACE=1) has no sync waiting: the sync its last
-    change asked for has started, and the last sync started is done. A change syncs a few seconds
-    after it: a fixed wait for that could end before it on a busy machine."""
+    """Waits until the app (started with FLOURISH_TRACE=1) has no sync waiting or under way: it
+    said "sync idle" after the last change that asked for one ("sync pending"). A change syncs a
+    few seconds after it: a fixed wait for that could end before it on a busy machine."""
     def settled():
         with open(app.log.name, encoding="utf-8", errors="replace") as log:
             log.seek(app.log_start)
             marks = [line.split(" ", 2)[2].strip() for line in log if line.startswith("flourish-trace: ")
                      and line.count(" ") >= 2]
+
         def last(mark):
             return max((index for index, said in enumerate(marks) if said == mark), default=-1)
-        return last("sync started") > last("sync pending") and last("sync done") > last("sync started")
+        return last("sync idle") > last("sync pending")
     wait_for("no sync waiting or under way", settled, timeout)
 
 

@@ -105,7 +105,15 @@ func awaitReady(_ process: Process) throws {
     process.standardError = errors
     try process.run()
     let line = readLine(from: output.fileHandleForReading)
-    guard line != "ready" else { return }
+    guard line != "ready" else {
+        // Ready: what it says from now on goes to the test's errors as it comes, never left
+        // to fill the pipe (and stop the stand-in) unread.
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let said = handle.availableData
+            if said.isEmpty { handle.readabilityHandler = nil } else { FileHandle.standardError.write(said) }
+        }
+        return
+    }
     if process.isRunning { process.terminate() }
     process.waitUntilExit()
     let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -3,9 +3,9 @@
     suites.py count NAME STATUS SECONDS < OUTPUT   one record line: name, status, passed, failed, seconds
     suites.py summary SECONDS < RECORDS            a line a suite, then the total
 
-Each runner closes with its own tally: XCTest's "Executed N tests, with F failures", Swift
-Testing's "Test run with N tests", the journeys' "label: N passed, F failed", meson's "Ok:" and
-"Fail:", the package test's "ok" and "FAIL" lines. A suite that failed without saying how many
+Each runner says how each check went: XCTest's "Test Case '…' passed (…" lines, Swift Testing's
+"✔ Test "…" passed after …", the journeys' closing "label: N passed, F failed", meson's "Ok:"
+and "Fail:", the package test's "ok" and "FAIL" lines. A suite that failed without saying how many
 checks failed counts as one failure, so the total never reads green over a red run.
 """
 
@@ -15,14 +15,16 @@ import sys
 
 def count(text):
     """(passed, failed) from a runner's output, or None when it says no tally."""
-    executed = re.findall(r"Executed (\d+) tests?, with (\d+) failures?", text)
-    if executed:  # the last is the whole run's
-        total, failed = map(int, executed[-1])
-        return total - failed, failed
-    testing = re.findall(r"Test run with (\d+) tests?", text)
-    if testing:
-        failed = len(re.findall(r"^\S+ Test \S.* failed", text, re.MULTILINE))
-        return int(testing[-1]) - failed, failed
+    # XCTest: one line a test case ("with F failures" counts assertions, and a crash leaves the
+    # last "Executed" line a single class's).
+    cases = re.findall(r"^Test Case '[^']+' (passed|failed) \(", text, re.MULTILINE)
+    if cases:
+        return cases.count("passed"), cases.count("failed")
+    # Swift Testing: one line a test ("✔ Test "…" passed after …", "✘ Test "…" with 6 test cases
+    # failed after …"); its closing "Test run with N tests" line is no test.
+    tests = re.findall(r'^\S+ Test "[^"]*"(?: with \d+ test cases?)? (passed|failed) after', text, re.MULTILINE)
+    if tests:
+        return tests.count("passed"), tests.count("failed")
     tally = re.findall(r"^\S*:? ?(\d+) passed, (\d+) failed", text, re.MULTILINE)
     if tally:
         return int(tally[-1][0]), int(tally[-1][1])
@@ -43,7 +45,8 @@ def minutes(seconds):
 def main():
     if sys.argv[1] == "count":
         name, status, seconds = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-        passed, failed = count(sys.stdin.read()) or (0, 0)
+        # Whatever bytes a suite printed (an apt log, a crash dump) are read, never refused.
+        passed, failed = count(sys.stdin.buffer.read().decode("utf-8", "replace")) or (0, 0)
         if status != 0 and failed == 0:
             failed = 1
         print(f"{name}\t{status}\t{passed}\t{failed}\t{seconds}")

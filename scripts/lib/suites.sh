@@ -18,7 +18,8 @@ suite() { # NAME COMMAND... : runs COMMAND as it is, its output also read for it
     out=$(mktemp)
     # Its errors join its output: one stream, in order, counted whole once tee is done.
     "$@" 2>&1 | tee "$out" || status=$? # pipefail: the command's status, or tee's
-    /usr/bin/python3 "$suites_parser" count "$name" "$status" "$((SECONDS - start))" <"$out" >>"$FLOURISH_SUITES"
+    /usr/bin/python3 "$suites_parser" count "$name" "$status" "$((SECONDS - start))" <"$out" >>"$FLOURISH_SUITES" ||
+        suite_broken "$name (its output could not be counted)"
     rm -f "$out"
     return "$status"
 }

@@ -123,12 +123,14 @@ final class PhotoAttachments {
 
     /// Ctrl+V outside a text field: files copied in the file manager, or a copied picture.
     func paste() {
+        // The read can wait for another program to answer: a form emptied or another entry
+        // shown meanwhile does not take what it brings.
+        let shown = generation
         view.readClipboardPicture { [weak self] picture in
-            guard let self else { return }
+            guard let self, shown == generation else { return }
             switch picture {
             case .files(let paths)?: add(paths: paths)
             case .png(let bytes)?:
-                let shown = generation
                 adding += 1
                 model.addPhoto(bytes, fileName: tr("Pasted photo") + ".png", prepare: Self.prepare) { [weak self] result in
                     guard let self, shown == generation else { return }

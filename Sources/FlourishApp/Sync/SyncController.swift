@@ -91,7 +91,7 @@ final class SyncController {
     func journalChanged() {
         guard isOn, !pendingChange else { return }
         pendingChange = true
-        // With FLOURISH_TRACE=1, each sync's pending, start and end: what the journeys wait on.
+        // With FLOURISH_TRACE=1: a change waits to be sent, and (`markIfIdle`) all is sent.
         Trace.mark("sync pending")
         MainLoop.after(milliseconds: Self.afterChangeMilliseconds) { [weak self] in
             guard let self else { return }
@@ -113,7 +113,6 @@ final class SyncController {
         }
         isRunning = true
         status = .syncing
-        Trace.mark("sync started")
         let started = generation
         model.sync(sync, progress: { [weak self] done, total in
             guard let self, started == generation, status == .syncing else { return }
@@ -129,7 +128,6 @@ final class SyncController {
             isRunning = false
             progress = nil
             photoProgress = nil
-            Trace.mark("sync done")
             guard started == generation else { return }
             switch result {
             case .success(let report):
@@ -141,7 +139,14 @@ final class SyncController {
                 runAgain = false
                 syncNow()
             }
+            markIfIdle()
         }
+    }
+
+    /// With FLOURISH_TRACE=1, "sync idle" once no sync runs and no change waits for one: what
+    /// the journeys wait for before they count what was sent.
+    private func markIfIdle() {
+        if !isRunning && !pendingChange && !runAgain { Trace.mark("sync idle") }
     }
 
     /// Opens sync with the key and password this machine keeps, then syncs.
@@ -162,6 +167,7 @@ final class SyncController {
             case .success(nil): status = .needsPassphrase
             case .failure(let error): show(error)
             }
+            markIfIdle()
         }
     }
 
@@ -262,6 +268,7 @@ final class SyncController {
                 runAgain = false
                 syncNow()
             }
+            markIfIdle()
         }
     }
 

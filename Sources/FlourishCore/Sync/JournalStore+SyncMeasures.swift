@@ -118,10 +118,11 @@ extension SyncApplier {
         if try Bool.fetchOne(db, sql: "SELECT 1 FROM measure WHERE key = ? AND uuid != ?", arguments: [newKey, uuid]) == true { return }
         try db.execute(sql: "DELETE FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid])
         if let local {
+            // As the other machine stores it (validated, not renamed beside a measure here), so
+            // that on a tie both machines compare the same two definitions.
             var arriving = change
-            // As it would be stored here, so that both sides of a tie read the same text.
-            (arriving.name, arriving.unit) = (definition.name, definition.unit.isEmpty ? nil : definition.unit)
-            (arriving.lowest, arriving.highest, arriving.position) = (definition.range?.lowerBound, definition.range?.upperBound, change.position ?? 0)
+            (arriving.name, arriving.unit) = (valid.name, valid.unit.isEmpty ? nil : valid.unit)
+            (arriving.lowest, arriving.highest, arriving.position) = (valid.range?.lowerBound, valid.range?.upperBound, change.position ?? 0)
             guard definitionWins(arriving, over: JournalStore.definitionChange(local)) else { return }
             try db.execute(sql: """
                 UPDATE measure SET name = ?, key = ?, unit = ?, lowest = ?, highest = ?, position = ?, changed_at = ? WHERE id = ?
@@ -143,13 +144,17 @@ extension SyncApplier {
     func definitionWins(_ remote: SyncChange, over local: SyncChange) -> Bool {
         let (remoteStamp, localStamp) = (stamp(remote.at ?? ""), stamp(local.at ?? ""))
         guard remoteStamp == localStamp else { return remoteStamp > localStamp }
-        return Self.definitionContent(remote) > Self.definitionContent(local)
+        return Self.definitionContent(local).lexicographicallyPrecedes(Self.definitionContent(remote))
     }
 
-    /// A definition as the same text on every machine: what a tie is broken on.
-    private static func definitionContent(_ change: SyncChange) -> String {
-        [change.name ?? "", change.measureKind ?? "", change.unit ?? "", change.lowest.map { "\($0)" } ?? "",
-         change.highest.map { "\($0)" } ?? "", "\(change.position ?? 0)"].joined(separator: "\u{1F}")
+    /// A definition as the same bytes on every machine: what a tie is broken on. Bytes, not
+    /// Swift's String order, which holds two spellings of "é" equal; JSON, so that no name can
+    /// run into the next field.
+    static func definitionContent(_ change: SyncChange) -> [UInt8] {
+        let fields = [change.name ?? "", change.measureKind ?? "", change.unit ?? "", change.lowest.map { "\($0)" } ?? "",
+                      change.highest.map { "\($0)" } ?? "", "\(change.position ?? 0)"]
+        // An array of strings always encodes.
+        return Array((try? JSONEncoder().encode(fields)) ?? Data())
     }
 
     /// The measure `id` here takes `uuid` (another machine's measure of the same name, which

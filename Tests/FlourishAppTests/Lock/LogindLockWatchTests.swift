@@ -129,16 +129,21 @@ private final class SilentBus: @unchecked Sendable {
 
     init(path: String, silence: Double = 30) throws {
         self.path = path
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        // A path cut short would name no socket, and the watch would fail at once, untested.
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { throw CocoaError(.fileWriteInvalidFileName) }
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
         }
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard socket >= 0, bound == 0, listen(socket, 4) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard socket >= 0, bound == 0, listen(socket, 4) == 0 else {
+            if socket >= 0 { Glibc.close(socket) }
+            throw CocoaError(.fileWriteUnknown)
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + silence) { [self] in close(alone: true) }
     }
 

@@ -15,30 +15,19 @@ final class ClipboardPasteTests: XCTestCase {
             let harness = try Harness()
             defer { harness.close() }
             let window = harness.main.window
-            // A program copies the file (as a file manager does): xclip, in the foreground.
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-            holder.arguments = ["-quiet", "-selection", "clipboard", "-t", "text/uri-list", "-i"]
-            let input = Pipe()
-            holder.standardInput = input
-            holder.standardError = FileHandle.nullDevice
-            try holder.run()
-            defer {
-                kill(holder.processIdentifier, SIGCONT)
-                holder.terminate()
-                holder.waitUntilExit()
-            }
-            input.fileHandleForWriting.write(Data("file://\(path)\r\n".utf8))
-            try input.fileHandleForWriting.close()
-            // The X server knows it owns the clipboard once a third program is answered by it.
-            // GTK has not run meanwhile, so the news waits unread on its connection.
-            try waitUntilTheClipboardOffers("text/uri-list")
-            // Stopped, it cannot say what it holds: GTK hears of the new owner, not of its formats.
-            XCTAssertEqual(kill(holder.processIdentifier, SIGSTOP), 0)
+            let words = try heardOwner(harness, window)
+            defer { resumeAndEnd(words) }
+            // A program copies the file (as a file manager does). The X server knows it owns the
+            // clipboard once a third program is answered by it; GTK has not run meanwhile, so the
+            // news waits unread on its connection. Stopped, the program cannot say what it holds:
+            // GTK hears of the new owner, not of its formats.
+            let holder = try stoppedOwner(of: "text/uri-list", "file://\(path)\r\n")
+            defer { resumeAndEnd(holder) }
             harness.waitUntil("GTK hears another program took the clipboard") { window.clipboardAwaitsFormats }
 
+            // A minute's bound, so that only hearing the formats can end the wait in this test.
             var pasted: ClipboardPicture??
-            window.readClipboardPicture { pasted = .some($0) }
+            window.readClipboardPicture(waitingAtMost: 60_000) { pasted = .some($0) }
             MainLoop.run(for: 0.3)
             XCTAssertNil(pasted, "nothing is decided while the formats are unknown")
             XCTAssertEqual(kill(holder.processIdentifier, SIGCONT), 0)
@@ -46,6 +35,62 @@ final class ClipboardPasteTests: XCTestCase {
             guard case .files(let paths)?? = pasted else { return XCTFail("pasted \(String(describing: pasted)), not the copied file") }
             XCTAssertEqual(paths, [path])
         }
+    }
+
+    func testAClipboardThatNeverSaysWhatItHoldsIsNothingToPasteOnceTheWaitIsOver() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let window = harness.main.window
+            let words = try heardOwner(harness, window)
+            defer { resumeAndEnd(words) }
+            let holder = try stoppedOwner(of: "text/uri-list", "file:///nowhere.png\r\n")
+            defer { resumeAndEnd(holder) }
+            harness.waitUntil("GTK hears another program took the clipboard") { window.clipboardAwaitsFormats }
+            var pasted: ClipboardPicture??
+            window.readClipboardPicture(waitingAtMost: 200) { pasted = .some($0) }
+            harness.waitUntil("the wait is over", timeout: 10) { pasted != nil }
+            XCTAssertEqual(pasted.map { $0 == nil }, true, "nothing to paste from an owner that never answered")
+        }
+    }
+
+    /// A first program holding words, whose formats GTK has heard: GTK awaits none. (Another
+    /// program, not Flourish: asking the owner below would wait for ever on a GTK loop that is
+    /// not running.)
+    @MainActor
+    private func heardOwner(_ harness: Harness, _ window: Window) throws -> Process {
+        let holder = try owner(of: "text/plain", "words")
+        harness.waitUntil("GTK knows what the first program holds") { !window.clipboardAwaitsFormats }
+        return holder
+    }
+
+    /// xclip holding `type` (a program copying), once the X server names it the owner, stopped:
+    /// it cannot answer what it holds until `resumeAndEnd`.
+    private func stoppedOwner(of type: String, _ data: String) throws -> Process {
+        let holder = try owner(of: type, data)
+        XCTAssertEqual(kill(holder.processIdentifier, SIGSTOP), 0)
+        return holder
+    }
+
+    /// xclip holding `type`, once the X server names it the owner.
+    private func owner(of type: String, _ data: String) throws -> Process {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
+        holder.arguments = ["-quiet", "-selection", "clipboard", "-t", type, "-i"]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        input.fileHandleForWriting.write(Data(data.utf8))
+        try input.fileHandleForWriting.close()
+        try waitUntilTheClipboardOffers(type)
+        return holder
+    }
+
+    private func resumeAndEnd(_ holder: Process) {
+        kill(holder.processIdentifier, SIGCONT)
+        holder.terminate()
+        holder.waitUntilExit()
     }
 
     /// Asks the clipboard's owner for its formats, as another program would, until it offers `type`.
@@ -62,6 +107,7 @@ final class ClipboardPasteTests: XCTestCase {
             let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             asking.waitUntilExit()
             if said.split(separator: "\n").contains(Substring(type)) { return }
+            usleep(50_000) // before asking again: xclip may still be starting
         }
         XCTFail("the clipboard never offered \(type)", file: file, line: line)
     }

@@ -53,7 +53,7 @@ final class DesktopTests: XCTestCase {
         Preferences(path: path).windowSize = (width: 860, height: 700)
         try MainActor.assumeIsolated {
             let harness = try Harness(preferencesPath: path)
-            MainLoop.run(for: 0.2)
+            harness.waitForFrame("the window is laid out at its size")
             XCTAssertEqual(harness.main.window.size.width, 860)
             XCTAssertEqual(harness.main.window.size.height, 700)
             XCTAssertEqual(harness.main.window.allocatedWidth, 860, "the window really is that wide")

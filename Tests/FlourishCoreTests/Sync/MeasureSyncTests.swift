@@ -295,3 +295,32 @@ final class MeasureSyncTests: XCTestCase {
         }
     }
 }
+
+/// The tie rule's own promise: two different definitions are never equal to it, so on a tie
+/// exactly one of them wins, the same one on both machines.
+final class MeasureTieRuleTests: XCTestCase {
+    private func definition(_ name: String, kind: String = "number", unit: String? = nil, range: (Double, Double)? = nil,
+                            position: Int = 0) -> SyncChange {
+        var change = SyncChange(kind: .measure)
+        (change.name, change.measureKind, change.unit) = (name, kind, unit)
+        (change.lowest, change.highest, change.position) = (range?.0, range?.1, position)
+        return change
+    }
+
+    func testTwoDifferentDefinitionsAreNeverATieAndOneOrderServesBothMachines() {
+        let definitions = [
+            definition("Sleep"), definition("sleep"), definition("Sleep", unit: "hours"), definition("Sleep", kind: "scale"),
+            definition("Sleep", range: (0, 12)), definition("Sleep", range: (0, 24)), definition("Sleep", position: 1),
+            definition("Caf\u{E9}"), definition("Cafe\u{301}"), // one word, two spellings: Swift's String calls them equal
+            definition("a\u{1F}b"), definition("a", unit: "b"), // a separator inside a name runs into no other field
+        ]
+        for (index, one) in definitions.enumerated() {
+            for other in definitions[(index + 1)...] {
+                let (a, b) = (SyncApplier.definitionContent(one), SyncApplier.definitionContent(other))
+                XCTAssertNotEqual(a, b, "\(one.name ?? "") against \(other.name ?? "")")
+                XCTAssertNotEqual(a.lexicographicallyPrecedes(b), b.lexicographicallyPrecedes(a),
+                                  "exactly one of \(one.name ?? "") and \(other.name ?? "") comes first")
+            }
+        }
+    }
+}
