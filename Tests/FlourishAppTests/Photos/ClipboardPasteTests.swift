@@ -11,20 +11,7 @@ final class ClipboardPasteTests: XCTestCase {
     func testFilesCopiedByAnotherProgramAMomentAgoArePastedOnceItSaysWhatItHolds() throws {
         let made = try TestPhotos()
         let path = made.path(.webp)
-        try MainActor.assumeIsolated {
-            let harness = try Harness()
-            defer { harness.close() }
-            let window = harness.main.window
-            let words = try heardOwner(harness, window)
-            defer { resumeAndEnd(words) }
-            // A program copies the file (as a file manager does). The X server knows it owns the
-            // clipboard once a third program is answered by it; GTK has not run meanwhile, so the
-            // news waits unread on its connection. Stopped, the program cannot say what it holds:
-            // GTK hears of the new owner, not of its formats.
-            let holder = try stoppedOwner(of: "text/uri-list", "file://\(path)\r\n")
-            defer { resumeAndEnd(holder) }
-            harness.waitUntil("GTK hears another program took the clipboard") { window.clipboardAwaitsFormats }
-
+        try withANewOwnerUnheard(copying: "file://\(path)\r\n") { harness, window, holder in
             // A minute's bound, so that only hearing the formats can end the wait in this test.
             var pasted: ClipboardPicture??
             window.readClipboardPicture(waitingAtMost: 60_000) { pasted = .some($0) }
@@ -38,19 +25,29 @@ final class ClipboardPasteTests: XCTestCase {
     }
 
     func testAClipboardThatNeverSaysWhatItHoldsIsNothingToPasteOnceTheWaitIsOver() throws {
+        try withANewOwnerUnheard(copying: "file:///nowhere.png\r\n") { harness, window, _ in
+            var pasted: ClipboardPicture??
+            window.readClipboardPicture(waitingAtMost: 200) { pasted = .some($0) }
+            harness.waitUntil("the wait is over", timeout: 10) { pasted != nil }
+            XCTAssertEqual(pasted.map { $0 == nil }, true, "nothing to paste from an owner that never answered")
+        }
+    }
+
+    /// Runs `body` once a program has copied `uris` (as a file manager does) and GTK has heard
+    /// of the new owner but not of what it holds. The X server knows it owns the clipboard once
+    /// a third program is answered by it; GTK has not run meanwhile, so the news waits unread
+    /// on its connection. Stopped, the program cannot say what it holds until `body` resumes it.
+    private func withANewOwnerUnheard(copying uris: String, _ body: @MainActor (Harness, Window, Process) throws -> Void) throws {
         try MainActor.assumeIsolated {
             let harness = try Harness()
             defer { harness.close() }
             let window = harness.main.window
             let words = try heardOwner(harness, window)
             defer { resumeAndEnd(words) }
-            let holder = try stoppedOwner(of: "text/uri-list", "file:///nowhere.png\r\n")
+            let holder = try stoppedOwner(of: "text/uri-list", uris)
             defer { resumeAndEnd(holder) }
             harness.waitUntil("GTK hears another program took the clipboard") { window.clipboardAwaitsFormats }
-            var pasted: ClipboardPicture??
-            window.readClipboardPicture(waitingAtMost: 200) { pasted = .some($0) }
-            harness.waitUntil("the wait is over", timeout: 10) { pasted != nil }
-            XCTAssertEqual(pasted.map { $0 == nil }, true, "nothing to paste from an owner that never answered")
+            try body(harness, window, holder)
         }
     }
 
