@@ -141,8 +141,31 @@ def keys(*names):
 
 
 def type_text(text):
+    keep_keys_for(text)
     subprocess.run(["xdotool", "type", "--delay", "25", text], check=True)
     time.sleep(0.3)
+
+
+kept_keys = set()
+
+
+def keep_keys_for(text):
+    """Gives each character of `text` missing from the keyboard map a spare key of its own, for
+    the rest of the session. Otherwise xdotool maps such a character ("é") to a spare key for
+    one keystroke and maps it back: a GTK busy enough to look the key up after that reads
+    another character, and the "é" is lost. A mapping made once is heard by GTK before any key
+    typed after it: the X server sends both to it in order."""
+    missing = sorted({character for character in text if ord(character) > 0x7E} - kept_keys)
+    if not missing:
+        return
+    table = subprocess.run(["xmodmap", "-pke"], capture_output=True, text=True, check=True).stdout
+    spare = [int(code) for code in re.findall(r"^keycode\s+(\d+) =\s*$", table, re.MULTILINE)]
+    for character in missing:
+        if not spare:
+            raise Failure(f"no spare key left on the keyboard map for {character!r}")
+        # The keysym as Xlib spells a Unicode character: U00E9 is é.
+        subprocess.run(["xmodmap", "-e", f"keycode {spare.pop()} = U{ord(character):04X}"], check=True)
+        kept_keys.add(character)
 
 
 def focus_of(app):
