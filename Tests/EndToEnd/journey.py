@@ -231,7 +231,7 @@ class Flourish:
     def __init__(self, journal, **environment_overrides):
         environment = dict(os.environ, GDK_BACKEND="x11", **environment_overrides)
         self.log = open(os.path.join(WORK, "app.log"), "a")
-        self.log_start = self.log.tell()  # what this instance writes (with FLOURISH_TRACE=1, its marks) comes after
+        self.log_start = self.log.tell()  # what this instance writes (with FLOURISH_TRACE, its marks) comes after
         self.process = subprocess.Popen([BINARY, "--database", journal], env=environment,
                                         stdout=self.log, stderr=self.log)
         launched.append(self.process)
@@ -1214,7 +1214,7 @@ def photos_are_added_seen_and_kept_sealed():
 
 
 def sync_settled(app, timeout=30):
-    """Waits until the app (started with FLOURISH_TRACE=1) has no sync waiting or under way: it
+    """Waits until the app (started with FLOURISH_TRACE=sync) has no sync waiting or under way: it
     said "sync idle" after the last change that asked for one ("sync pending"). A change syncs a
     few seconds after it: a fixed wait for that could end before it on a busy machine."""
     def settled():
@@ -1287,7 +1287,7 @@ def journal_syncs_through_a_folder():
 
     network = MockNetworkManager()
     try:
-        app, status = set_up(second, again=False, FLOURISH_TRACE="1", **network.environment)
+        app, status = set_up(second, again=False, FLOURISH_TRACE="sync", **network.environment)
         check("another journal joins it with the passphrase", status is not None)
         show_journal(app)
         check("the first journal's entry arrives in the second's list",
@@ -1761,7 +1761,7 @@ def locked_journal_syncs_while_locked_with_its_key_kept():
     def batches():
         return len([name for name in os.listdir(place) if name.endswith(".batch")])
 
-    app = locked.open(FLOURISH_TRACE="1")
+    app = locked.open(FLOURISH_TRACE="sync")
     field, _ = unlock_page(app)
     unlock(app, field)
     wait_until_synced(app)
@@ -1988,7 +1988,7 @@ def locked_keyring_is_never_asked_to_unlock():
                 pass
         return found
 
-    app = locked.open(FLOURISH_TRACE="1")
+    app = locked.open(FLOURISH_TRACE="sync")
     app.wait("the journal's window, opened from the keyring", "page tab", "Journal", timeout=30)
     wait_until_synced(app)
     sync_settled(app)  # the change the window's opening counts, synced 5 s later

@@ -91,8 +91,8 @@ final class SyncController {
     func journalChanged() {
         guard isOn, !pendingChange else { return }
         pendingChange = true
-        // With FLOURISH_TRACE=1: a change waits to be sent, and (`markIfIdle`) all is sent.
-        Trace.mark("sync pending")
+        // With FLOURISH_TRACE=1 or =sync: a change waits to be sent, and (`markIfIdle`) all is sent.
+        Trace.sync("sync pending")
         MainLoop.after(milliseconds: Self.afterChangeMilliseconds) { [weak self] in
             guard let self else { return }
             pendingChange = false
@@ -143,10 +143,10 @@ final class SyncController {
         }
     }
 
-    /// With FLOURISH_TRACE=1, "sync idle" once no sync runs and no change waits for one: what
+    /// With FLOURISH_TRACE=1 or =sync, "sync idle" once no sync runs and no change waits for one: what
     /// the journeys wait for before they count what was sent.
     private func markIfIdle() {
-        if !isRunning && !pendingChange && !runAgain { Trace.mark("sync idle") }
+        if !isRunning && !pendingChange && !runAgain { Trace.sync("sync idle") }
     }
 
     /// Opens sync with the key and password this machine keeps, then syncs.

@@ -6,6 +6,15 @@ import GtkKit
 /// Never prints entry contents.
 enum Trace {
     static let enabled = ProcessInfo.processInfo.environment["FLOURISH_TRACE"] == "1"
+    /// FLOURISH_TRACE=sync: only sync's marks (`sync`), with no count of the journal's entries or
+    /// frames; what the journeys of a locked journal wait on.
+    static let syncOnly = ProcessInfo.processInfo.environment["FLOURISH_TRACE"] == "sync"
+
+    /// Prints a mark of sync's, with FLOURISH_TRACE=1 or =sync.
+    static func sync(_ event: String) {
+        guard enabled || syncOnly else { return }
+        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event).utf8))
+    }
     private nonisolated(unsafe) static var start = DispatchTime.now().uptimeNanoseconds
     private nonisolated(unsafe) static var seen: Set<String> = []
 
