@@ -19,7 +19,11 @@ def count(text):
     # last "Executed" line a single class's).
     cases = re.findall(r"^Test Case '[^']+' (passed|failed) \(", text, re.MULTILINE)
     if cases:
-        return cases.count("passed"), cases.count("failed")
+        failed = cases.count("failed")
+        # The whole run's count, where the run ended whole: a line another process wrote into
+        # the middle of a test's own would otherwise drop that test from the tally.
+        whole = re.search(r"^Test Suite 'All tests' (?:passed|failed) at .*\n\s*Executed (\d+) tests?", text, re.MULTILINE)
+        return (int(whole.group(1)) - failed, failed) if whole else (cases.count("passed"), failed)
     # Swift Testing: one line a test ("✔ Test "…" passed after …", "✘ Test "…" with 6 test cases
     # failed after …"); its closing "Test run with N tests" line is no test.
     tests = re.findall(r'^\S+ Test "[^"]*"(?: with \d+ test cases?)? (passed|failed) after', text, re.MULTILINE)

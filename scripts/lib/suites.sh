@@ -16,8 +16,9 @@ suite() { # NAME COMMAND... : runs COMMAND as it is, its output also read for it
     local name=$1 out status=0 start=$SECONDS
     shift
     out=$(mktemp)
-    # Its errors join its output: one stream, in order, counted whole once tee is done.
-    "$@" 2>&1 | tee "$out" || status=$? # pipefail: the command's status, or tee's
+    # Its output is counted once tee is done; its errors go straight on, apart, so that what
+    # other processes say there never breaks a line of the tally in two.
+    "$@" | tee "$out" || status=$? # pipefail: the command's status, or tee's
     /usr/bin/python3 "$suites_parser" count "$name" "$status" "$((SECONDS - start))" <"$out" >>"$FLOURISH_SUITES" ||
         suite_broken "$name (its output could not be counted)"
     rm -f "$out"
