@@ -13,7 +13,7 @@ enum Trace {
     /// Prints a mark of sync's, with FLOURISH_TRACE=1 or =sync.
     static func sync(_ event: String) {
         guard enabled || syncOnly else { return }
-        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event).utf8))
+        write(event)
     }
     private nonisolated(unsafe) static var start = DispatchTime.now().uptimeNanoseconds
     private nonisolated(unsafe) static var seen: Set<String> = []
@@ -52,7 +52,12 @@ enum Trace {
     /// Prints every event, each time: "flourish-trace: <ms> <event>".
     static func mark(_ event: @autoclosure () -> String) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event()).utf8))
+        write(event())
+    }
+
+    /// "flourish-trace: <ms> <event>", the one line every mark prints.
+    private static func write(_ event: String) {
+        FileHandle.standardError.write(Data(String(format: "flourish-trace: %.1f %@\n", now, event).utf8))
     }
 
     /// Milliseconds since launch.
