@@ -117,12 +117,33 @@ class Scenario:
             self.service.wait()
 
 
+def what_it_shows(scenario):
+    """What the service's windows say (their labels' words, shown or not), for a failure's report."""
+    for app in pyatspi.Registry.getDesktop(0):
+        if app is not None and app.get_process_id() == scenario.service.pid:
+            return [node.name for node in journey.descendants(app) if node.getRoleName() in ("frame", "dialog", "label") and node.name]
+    return "no window on the accessibility bus"
+
+
 @contextlib.contextmanager
 def running(name):
-    """A scenario and its notification server, both stopped after, whatever happened."""
+    """A scenario and its notification server, both stopped after, whatever happened. A failure
+    is reported while the service still runs: what its windows say, the screen, its log."""
     scenario, server = Scenario(name), NotificationServer()
     try:
         yield scenario, server
+    except Exception:
+        if scenario.service and scenario.service.poll() is None:
+            try:
+                print(f"  (the service's windows say: {what_it_shows(scenario)})", flush=True)
+            except Exception as failure:
+                print(f"  (its windows could not be read: {failure})", flush=True)
+            print(f"  (screenshot: {journey.screenshot(f'reminders-{name}-failure.png')})", flush=True)
+        log = os.path.join(scenario.home, "service.log")
+        if os.path.exists(log):
+            with open(log, errors="replace") as file:
+                print(f"  (the service's log: {file.read()[-2000:]!r})", flush=True)
+        raise
     finally:
         scenario.stop()
         server.stop()

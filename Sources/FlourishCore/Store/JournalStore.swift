@@ -82,9 +82,17 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         }
     }
 
+    /// How long a write waits for another program's lock on the journal before it is "busy", in
+    /// seconds. Writes run off the GTK thread, so the window stays alive while one waits.
+    static let othersWait: TimeInterval = 10
+
     private static func openForWriting(_ file: String, cipher: JournalCipher?) throws -> DatabaseQueue {
         var configuration = JournalFile.configuration(cipher)
         configuration.label = "journal"
+        // The file is shared: the reminder's service reads it (as soon as a new journal's file
+        // appears, while it is being made), a terminal's import or sync writes it. Their locks
+        // last moments; wait for them rather than fail the opening or the save with "busy".
+        configuration.busyMode = .timeout(Self.othersWait)
         configuration.prepareDatabase { db in
             // FULL syncs each commit, so a saved entry survives a power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
