@@ -1,7 +1,10 @@
 // The encrypting VFS (see journal_cipher.h). Only two kinds of file are ever opened through it:
 // the journal itself and its write-ahead log, and one more: the rollback journal SQLite opens for
 // a new file that VACUUM INTO writes, which holds no page (a new file has none to save) and may
-// hold none: a write of anything but its headers and 4-byte fields is refused. Every other file
+// hold none: a write of anything but its headers and 4-byte fields is refused, and so is a read
+// of a page from one. A rollback journal is never Flourish's way of keeping a locked journal's
+// pages, so one found beside it holds only what someone else put there: SQLite would play its
+// pages back into the journal, sealed under the real key, and they are never read. Every other file
 // SQLite could ask for (a temporary table, a sort that spills) is refused too, so no page ever
 // reaches the disk in the clear by a path nobody thought of: locked journals run in WAL mode
 // with temp_store=MEMORY, and need none of them.
@@ -297,19 +300,27 @@ static int cipher_close(sqlite3_file *base) {
     return rc;
 }
 
+/// A rollback journal's headers start on a sector (512 bytes at least) and its records' page
+/// numbers and checksums are 4 bytes; a page saved in it would be neither.
+static int rollback_holds_no_page(int amount, sqlite3_int64 offset) { return offset % 512 == 0 || amount == 4; }
+
+static int read_rollback(CipherFile *file, unsigned char *buffer, int amount, sqlite3_int64 offset) {
+    // Playing a page back would seal into the journal a page nobody sealed (see the top).
+    if (!rollback_holds_no_page(amount, offset) || amount > 512) return SQLITE_IOERR_READ;
+    return file->real->pMethods->xRead(file->real, buffer, amount, offset);
+}
+
 static int cipher_read(sqlite3_file *base, void *buffer, int amount, sqlite3_int64 offset) {
     CipherFile *file = (CipherFile *)base;
     switch (file->kind) {
     case MAIN_DB: return read_main(file, buffer, amount, offset);
     case WAL_FILE: return read_wal(file, buffer, amount, offset);
-    default: return file->real->pMethods->xRead(file->real, buffer, amount, offset);
+    default: return read_rollback(file, buffer, amount, offset);
     }
 }
 
-/// A rollback journal's headers start on a sector (512 bytes at least) and its records' page
-/// numbers and checksums are 4 bytes; a page saved in it would be neither.
 static int write_rollback(CipherFile *file, const unsigned char *buffer, int amount, sqlite3_int64 offset) {
-    if (offset % 512 != 0 && amount != 4) return SQLITE_IOERR_WRITE;
+    if (!rollback_holds_no_page(amount, offset)) return SQLITE_IOERR_WRITE;
     return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
 }
 
@@ -378,6 +389,10 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
     enum kind kind = (flags & SQLITE_OPEN_MAIN_DB) ? MAIN_DB : (flags & SQLITE_OPEN_WAL) ? WAL_FILE
         : (flags & SQLITE_OPEN_MAIN_JOURNAL) ? ROLLBACK : 0;
     if (!kind || !name) return SQLITE_CANTOPEN;
+    // SQLite opens a rollback journal without creating it only to play one found on disk back
+    // (see the top): refused before it reads even its header, which would cut the file to the
+    // size it names.
+    if (kind == ROLLBACK && !(flags & SQLITE_OPEN_CREATE)) return SQLITE_CANTOPEN;
     const char *slot_text = sqlite3_uri_parameter(name, "cipher");
     int id = slot_text ? atoi(slot_text) : 0;
     unsigned char *key = sodium_malloc(KEY_SIZE);

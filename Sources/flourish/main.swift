@@ -167,7 +167,10 @@ if let restoreFrom {
 /// Opens the journal for the export and import commands; a journal that cannot be opened fails them.
 func openJournal() -> JournalStore {
     do {
-        return try JournalStore(path: journalPath, cipher: cipherIfLocked(journalPath))
+        let store = try JournalStore(path: journalPath, cipher: cipherIfLocked(journalPath))
+        // Not a failure (the journal is as the person left it), but never passed over in silence.
+        for kept in store.setAside { FileHandle.standardError.write(Data("flourish: \(kept.words)\n".utf8)) }
+        return store
     } catch {
         failed(error)
     }

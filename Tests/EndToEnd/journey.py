@@ -1507,6 +1507,34 @@ def locked_journal_opens_on_its_unlock_page():
     check("quits cleanly", app.exit_code() == 0)
 
 
+def a_file_planted_beside_a_locked_journal_is_set_aside_and_said():
+    print("journey: a rollback journal someone planted beside a locked journal is set aside unread, and the window says so", flush=True)
+    locked = LockedJournal("planted")
+    planted = locked.journal + "-journal"
+    # Any file there is someone else's: a locked journal never has a rollback journal. (What one
+    # holding real pages would do is shown by PlantedFilesTests and lock_cli.py.)
+    with open(planted, "wb") as file:
+        file.write(bytes.fromhex("d9d505f920a163d7") + b"pages of someone else's making" + bytes(4000))
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    kept = [name for name in os.listdir(locked.folder) if name.startswith("journal.sqlite-journal.set-aside-")]
+    check(f"opening sets the planted file aside, kept ({kept})", not os.path.exists(planted) and len(kept) == 1)
+    message = wait_for("the message about it",
+                       lambda: named_containing(app, "A file Flourish did not write was found beside the locked journal"))
+    check(f"a message says so, naming where it is kept ({message.name[:80]}…)", os.path.join(locked.folder, kept[0]) in message.name)
+    check("titled Files Set Aside", app.find("label", "Files Set Aside") is not None)
+    screenshot("files-set-aside.png")
+    press(app.dialog_button("Files Set Aside", "OK"))
+    wait_for("the message to close", lambda: app.find("label", "Files Set Aside") is None)
+    show_journal(app)
+    for title, _, _, _ in LOCKED_ENTRIES:
+        app.wait_row(f"the row of {title}", title)
+    check("the journal is there, whole", True)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def lock_keeps_the_half_written_words_inside():
     print("journey: Lock (Ctrl+L) hides everything at once and keeps the half-written words inside the journal", flush=True)
     locked = LockedJournal("locked-draft")
@@ -2167,7 +2195,8 @@ def main():
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
                 daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
-                locked_journal_opens_on_its_unlock_page, lock_keeps_the_half_written_words_inside,
+                locked_journal_opens_on_its_unlock_page, a_file_planted_beside_a_locked_journal_is_set_aside_and_said,
+                lock_keeps_the_half_written_words_inside,
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,

@@ -209,6 +209,64 @@ with open(export, encoding="utf-8") as file:
     check(f"the recovery key as the first line opens it too ({out})", status == 0 and len(json.load(file)["entries"]) == 3)
 check_sealed("after the exports")
 
+# Someone who can write to the journal's folder plants a hot rollback journal: every page of a
+# Flourish journal of their own, with the same page size and the same 40 reserved bytes. SQLite
+# would play it back into the locked journal, sealed under the real key; it is set aside unread.
+theirs = os.path.join(outside, "theirs.sqlite")
+planted_words = os.path.join(outside, "planted.json")
+with open(planted_words, "w", encoding="utf-8") as file:
+    json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-11-20T10:00:00.000Z", "tags": [],
+               "entries": [{"uuid": "66666666-6666-4666-8666-666666666666", "title": "Planted page", "body": "", "mood": 1,
+                            "mood_title": "", "created_at": "2026-11-04T10:00:00.000Z", "tags": []}]}, file)
+status, out, err = run("--import", planted_words, database=theirs)
+subprocess.run(["sqlite3", theirs, ".filectrl reserve_bytes 40", "PRAGMA journal_mode=DELETE", "VACUUM"], check=True, capture_output=True)
+with open(theirs, "rb") as file:
+    pages = file.read()
+check(f"their journal has its entry, 4096-byte pages and 40 reserved bytes ({out})",
+      status == 0 and pages[16:18] == b"\x10\x00" and pages[20] == 40)
+
+
+def rollback_journal(pages, size=4096, start=0x5eed):
+    """A hot rollback journal as SQLite writes one, holding every page of `pages`."""
+    count = len(pages) // size
+    journal = bytes.fromhex("d9d505f920a163d7") + b"".join(n.to_bytes(4, "big") for n in (count, start, count, 512, size))
+    journal += bytes(512 - len(journal))
+    for number in range(count):
+        page = pages[number * size:(number + 1) * size]
+        # SQLite's record checksum: the start value plus every 200th byte from the end.
+        checksum = (start + sum(page[index] for index in range(size - 200, 0, -200))) & 0xffffffff
+        journal += (number + 1).to_bytes(4, "big") + page + checksum.to_bytes(4, "big")
+    return journal
+
+
+planted = journal + "-journal"
+with open(planted, "wb") as file:
+    file.write(rollback_journal(pages))
+before = files()
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"--check says a file Flourish did not write is beside the journal, never read ({out.splitlines()[-1:]})",
+      status == 1 and "(journal.sqlite-journal). It is never read" in out)
+check("and changes nothing", files() == before)
+status, out, err = run("--import", words, stdin=passphrase + "\n")
+kept = [name for name in os.listdir(folder) if name.startswith("journal.sqlite-journal.set-aside-")]
+check(f"--import sets it aside, kept whole, and says so on stderr ({err})",
+      status == 0 and not os.path.exists(planted) and len(kept) == 1
+      and files().get(os.path.join(folder, kept[0])) == before[planted]
+      and "A file Flourish did not write was found beside the locked journal (journal.sqlite-journal)" in err
+      and os.path.join(folder, kept[0]) in err)
+status, out, err = run("--export", "json", export, stdin=passphrase + "\n")
+with open(export, encoding="utf-8") as file:
+    titles = sorted(entry["title"] for entry in json.load(file)["entries"])
+check(f"the journal holds its own entries and none of theirs ({titles})",
+      status == 0 and titles == sorted(title for _, title, _, _, _, _ in entries))
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"--check says what is kept until it is deleted ({out.splitlines()[:1]})",
+      status == 1 and f"it is kept as {os.path.join(folder, kept[0])}" in out)
+os.remove(os.path.join(folder, kept[0]))
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"deleted, --check finds the journal healthy ({out})", status == 0 and out.startswith("healthy:"))
+check_sealed("after a planted rollback journal")
+
 # --decrypt: plain again, row for row and byte for byte of its SQL.
 started = time.monotonic()
 status, out, err = run("--decrypt", stdin=passphrase + "\n")

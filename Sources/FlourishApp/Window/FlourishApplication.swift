@@ -273,6 +273,12 @@ public final class FlourishApplication {
                 mainWindow.showNewEntry()
             }
             mainWindow.present()
+            // Files someone else put beside the locked journal, kept unread: said each opening
+            // until the person deletes them.
+            if !store.setAside.isEmpty {
+                mainWindow.alerts.showMessage(title: tr("Files Set Aside"),
+                                              message: store.setAside.map(\.words).joined(separator: "\n\n"))
+            }
             if let whenOpened {
                 self.whenOpened = nil
                 whenOpened(mainWindow)

@@ -166,7 +166,10 @@ enum JournalFile {
                                                 attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let copy = (folder as NSString).appendingPathComponent("journal.sqlite")
-        for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: file + suffix) {
+        // A locked journal never has a rollback journal: one beside it is not copied (nor played
+        // back), see `SetAsideFiles`.
+        let suffixes = cipher == nil ? ["", "-wal", "-journal"] : ["", "-wal"]
+        for suffix in suffixes where FileManager.default.fileExists(atPath: file + suffix) {
             try copyPrivately(file + suffix, to: copy + suffix)
         }
         let queue = try DatabaseQueue(path: location(copy, cipher: cipher), configuration: configuration(cipher))

@@ -16,6 +16,16 @@ public enum JournalRescue {
     /// A locked journal is read through its `cipher`.
     public static func check(path: String, cipher: JournalCipher? = nil) -> Verdict {
         let file = JournalFile.resolve(path)
+        let verdict = checkPages(file, shownAs: path, cipher: cipher)
+        // Files beside a locked journal that are not Flourish's: its pages may be whole, but
+        // someone else wrote to its folder.
+        let notices = cipher == nil ? [] : SetAsideFiles.notices(beside: file)
+        guard !notices.isEmpty else { return verdict }
+        let first = verdict.healthy ? [String(format: tr("not as Flourish left it: %@"), path)] + verdict.lines : verdict.lines
+        return Verdict(healthy: false, lines: first + notices)
+    }
+
+    private static func checkPages(_ file: String, shownAs path: String, cipher: JournalCipher?) -> Verdict {
         do {
             return try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
                 let report = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }

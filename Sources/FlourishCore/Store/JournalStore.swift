@@ -16,6 +16,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     public let file: String
     /// A locked journal's key, through which every connection reads and writes; nil for a plain one.
     public let cipher: JournalCipher?
+    /// Files found beside a locked journal that Flourish never writes for one, moved out of
+    /// SQLite's way unread (now or at an earlier opening) and kept: to be said to the person.
+    public let setAside: [SetAsideFiles.Kept]
 
     private let lock = NSLock()
     /// Held shared by every use of the connections, exclusively by `close()`.
@@ -48,6 +51,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         self.path = path
         self.cipher = cipher
         file = JournalFile.resolve(path)
+        // Before SQLite looks at the file: it would play a rollback journal back into it.
+        setAside = cipher == nil ? [] : try SetAsideFiles.setAside(beside: file, shownAs: path)
         let created = try JournalFile.prepare(file, shownAs: path)
         let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
         do {

@@ -1,0 +1,131 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// Someone who can write to a locked journal's folder, without its passphrase, plants files
+/// beside it. Nothing they plant may become part of the journal.
+final class PlantedFilesTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private lazy var path = folder.file("journal.sqlite")
+    private lazy var planted = path + "-journal"
+    private let passphrase = "a passphrase nobody else knows"
+
+    private func entry(_ title: String) -> NewEntry {
+        try! EntryDraft(title: title, body: "Words of \(title).", mood: .okay).validated().get()
+    }
+
+    /// The person's locked journal: 60 entries, closed. Returns its key.
+    private func lockedJournal() throws -> JournalCipher {
+        let store = try JournalStore(path: path)
+        for day in 0..<60 {
+            try store.save(entry("Day \(day)"), createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400))
+        }
+        store.close()
+        _ = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        return try JournalLock.unlock(path: path, secret: passphrase)
+    }
+
+    /// What the attacker plants: a hot rollback journal, as SQLite writes one, holding every page
+    /// of a Flourish journal of their own made with the same page size and the same 40 reserved
+    /// bytes. Played back into the locked journal, its pages would be sealed under the real key.
+    private func plantRollbackJournal() throws {
+        let made = folder.file("theirs-made.sqlite"), theirs = folder.file("theirs.sqlite")
+        let store = try JournalStore(path: made)
+        try store.save(entry("Planted"))
+        store.close()
+        let source = try DatabaseQueue(path: made)
+        try source.inDatabase { db in
+            try JournalCipher.requestReserve(JournalCipher.reserve, db)
+            try db.execute(sql: "VACUUM INTO ?", arguments: [theirs])
+        }
+        try source.close()
+        let pages = try XCTUnwrap(FileManager.default.contents(atPath: theirs))
+        let size = 4096, count = pages.count / size
+        XCTAssertEqual(pages[20], UInt8(JournalCipher.reserve), "their pages leave the 40 bytes a sealed page needs")
+        var journal = Data([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]) // the rollback journal's magic
+        let checksumStart: UInt32 = 0x5eed
+        for field in [UInt32(count), checksumStart, UInt32(count), 512, UInt32(size)] { journal.append(bigEndian(field)) }
+        journal.append(Data(count: 512 - journal.count))
+        for page in 0..<count {
+            let bytes = pages.subdata(in: page * size..<(page + 1) * size)
+            // SQLite's record checksum: the start value plus every 200th byte from the end.
+            var checksum = checksumStart
+            var index = size - 200
+            while index > 0 {
+                checksum = checksum &+ UInt32(bytes[index])
+                index -= 200
+            }
+            journal.append(bigEndian(UInt32(page + 1)))
+            journal.append(bytes)
+            journal.append(bigEndian(checksum))
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: planted, contents: journal))
+    }
+
+    private func bigEndian(_ value: UInt32) -> Data { withUnsafeBytes(of: value.bigEndian) { Data($0) } }
+
+    private func titles(_ store: JournalStore) throws -> [String] {
+        try store.entries(ids: store.entryIDs()).map(\.title)
+    }
+
+    /// The encrypting VFS itself, with nothing set aside first: SQLite finds the hot journal and
+    /// plays it back, and the VFS refuses to hand it a page.
+    func testTheCipherNeverPlaysBackARollbackJournalItDidNotSeal() throws {
+        let cipher = try lockedJournal()
+        try plantRollbackJournal()
+        XCTAssertThrowsError(try {
+            let queue = try DatabaseQueue(path: JournalFile.location(path, cipher: cipher), configuration: JournalFile.configuration(cipher))
+            defer { try? queue.close() }
+            return try queue.write { db in try String.fetchAll(db, sql: "SELECT title FROM entry") }
+        }(), "opened for writing, SQLite would have sealed the planted pages into the journal")
+        try FileManager.default.removeItem(atPath: planted)
+        let store = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(store.check(), .healthy)
+        XCTAssertEqual(try titles(store).count, 60)
+        XCTAssertFalse(try titles(store).contains("Planted"))
+        store.close()
+    }
+
+    /// As the window, `--import` and the locked sync open the journal: the planted file is moved
+    /// aside unread and kept, the journal is as the person left it and takes saves, and the
+    /// person is told, each opening, until they delete it.
+    func testARollbackJournalPlantedBesideALockedJournalIsSetAsideUnreadAndSaid() throws {
+        let cipher = try lockedJournal()
+        try plantRollbackJournal()
+        let plantedBytes = try XCTUnwrap(FileManager.default.contents(atPath: planted))
+
+        // --check first: it changes nothing, reads nothing of it, and says it.
+        let before = JournalRescue.check(path: path, cipher: cipher)
+        XCTAssertFalse(before.healthy)
+        XCTAssertTrue(before.lines.contains { $0.contains("journal.sqlite-journal") && $0.contains("never read") }, "\(before.lines)")
+        XCTAssertEqual(FileManager.default.contents(atPath: planted), plantedBytes, "--check leaves every file as it was")
+
+        let store = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(store.setAside.count, 1)
+        let kept = try XCTUnwrap(store.setAside.first)
+        XCTAssertEqual(kept.found, planted)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: planted), "out of SQLite's way")
+        XCTAssertEqual(FileManager.default.contents(atPath: kept.keptAs), plantedBytes, "kept whole, to be looked at")
+        XCTAssertTrue(kept.words.contains(kept.keptAs))
+        _ = try store.save(entry("Day 60"))
+        XCTAssertEqual(try titles(store).count, 61)
+        XCTAssertFalse(try titles(store).contains("Planted"))
+        store.close()
+
+        let again = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(again.setAside, [kept], "said again at the next opening")
+        again.close()
+        let after = JournalRescue.check(path: path, cipher: cipher)
+        XCTAssertFalse(after.healthy)
+        XCTAssertTrue(after.lines.contains(kept.words), "\(after.lines)")
+
+        try FileManager.default.removeItem(atPath: kept.keptAs)
+        XCTAssertTrue(JournalRescue.check(path: path, cipher: cipher).healthy, "deleted, nothing more to say")
+        let last = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(last.setAside, [])
+        XCTAssertEqual(try titles(last).count, 61)
+        last.close()
+    }
+}
