@@ -40,7 +40,7 @@ func runEncrypt(_ path: String) -> Never {
         print(String(format: tr("Recovery key (it opens the journal if the passphrase is forgotten; it is shown only now): %@"), locked.recoveryKey))
         printBackups(sealed: locked.backupsSealed, removed: locked.backupsRemoved,
                      sealedFormat: tr("Backups locked with it: %@."))
-        exit(0)
+        end(0)
     } catch {
         failed(error)
     }
@@ -51,7 +51,7 @@ func runDecrypt(_ path: String) -> Never {
     guard JournalLock.isLocked(path) else {
         failed(.other(reason: String(format: tr("The journal at %@ is not locked."), path)))
     }
-    guard let cipher = cipherIfLocked(path) else { exit(1) }
+    guard let cipher = cipherIfLocked(path) else { end(1) }
     do {
         let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
         // As the Preferences switch does: a plain journal has no key to keep.
@@ -62,7 +62,7 @@ func runDecrypt(_ path: String) -> Never {
         print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
         printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,
                      sealedFormat: tr("Backups made plain with it: %@."))
-        exit(0)
+        end(0)
     } catch {
         failed(error)
     }
@@ -79,7 +79,7 @@ func runUnlockAtLogin(_ on: Bool, _ path: String) -> Never {
     }
     let file = JournalLock.file(of: path)
     if on {
-        guard let cipher = cipherIfLocked(path) else { exit(1) }
+        guard let cipher = cipherIfLocked(path) else { end(1) }
         guard LockKeyring.keep(cipher, journalPath: path, file: file) else {
             failed(.other(reason: tr("no keyring (Secret Service) took the journal’s key; nothing was changed")))
         }
@@ -91,7 +91,7 @@ func runUnlockAtLogin(_ on: Bool, _ path: String) -> Never {
         }
         print(String(format: tr("The key of the journal at %@ is no longer kept in your keyring: its passphrase is asked for again."), path))
     }
-    exit(0)
+    end(0)
 }
 
 private func printBackups(sealed: [String], removed: [String], sealedFormat: String) {

@@ -14,7 +14,7 @@ enum SyncCommand {
 /// A sync command that failed: one line saying what is wrong, exit status 1.
 func failedSync(_ error: SyncError) -> Never {
     FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
-    exit(1)
+    end(1)
 }
 
 /// The place TARGET names: a folder (made absolute), or a WebDAV address, whose password is
@@ -41,7 +41,7 @@ func readSecret(prompt: String) -> String {
             // Said plainly: the lock's commands read their passphrase here too, not only sync's.
             let reason = tr("standard input ended before the passphrase")
             FileHandle.standardError.write(Data("flourish: \(reason)\n".utf8))
-            exit(1)
+            end(1)
         }
         return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
@@ -79,9 +79,9 @@ func finishSync(_ report: SyncReport, _ store: JournalStore) -> Never {
     // Files refused, skipped or missing at the place: said, and the exit status says it too.
     if let problem = report.problem {
         FileHandle.standardError.write(Data("flourish: \(problem)\n".utf8))
-        exit(1)
+        end(1)
     }
-    exit(0)
+    end(0)
 }
 
 func runSyncSetup(_ store: JournalStore, target: String) -> Never {
@@ -167,7 +167,7 @@ func runSyncKeyChange(_ store: JournalStore, newKey: Bool) -> Never {
             store.close()
             print(tr("The sync passphrase is changed. Computers that keep the journal key in their keyring go on syncing; any other, and a computer joining, needs the new passphrase."))
         }
-        exit(0)
+        end(0)
     } catch let error as SyncError {
         failedSync(error)
     } catch {
@@ -186,7 +186,7 @@ func runSyncOff(_ store: JournalStore) -> Never {
         } else {
             print(tr("Sync was not on. Nothing changed."))
         }
-        exit(0)
+        end(0)
     } catch {
         failed(error)
     }

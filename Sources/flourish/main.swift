@@ -19,7 +19,7 @@ func usage() -> String {
 func fail(_ message: String) -> Never {
     let hint = tr("Try “flourish --help” for more information.")
     FileHandle.standardError.write(Data("flourish: \(message)\n\(hint)\n".utf8))
-    exit(2)
+    end(2)
 }
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -38,10 +38,10 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
         print(usage(), terminator: "")
-        exit(0)
+        end(0)
     case "--version":
         print("Flourish \(BuildProfile.version)")
-        exit(0)
+        end(0)
     case "--check":
         checkOnly = true
     case "--recover":
@@ -109,7 +109,7 @@ while let argument = arguments.popFirst() {
 /// A rescue command that could not do its work: the reason on stderr, exit status 1.
 func failed(_ error: JournalError) -> Never {
     FileHandle.standardError.write(Data("flourish: \(error.errorDescription ?? "\(error)")\n".utf8))
-    exit(1)
+    end(1)
 }
 
 let journalPath = databasePath ?? JournalPaths.defaultJournal()
@@ -124,14 +124,14 @@ if let remind {
         }
         // Read again: what is said is what the file holds.
         print(ReminderSwitch.summary(Preferences(path: preferences.path)))
-        exit(0)
+        end(0)
     } catch let notSaved as ReminderSwitch.NotSaved {
         FileHandle.standardError.write(Data("flourish: \(notSaved.errorDescription ?? ""); nothing was changed\n".utf8))
-        exit(1)
+        end(1)
     } catch {
         print(ReminderSwitch.summary(Preferences(path: preferences.path)))
         FileHandle.standardError.write(Data("flourish: \(String(format: tr("the login item at %@ could not be changed: %@"), loginItem.path, error.localizedDescription))\n".utf8))
-        exit(1)
+        end(1)
     }
 }
 if let lockCommand {
@@ -141,14 +141,14 @@ if let unlockAtLogin { runUnlockAtLogin(unlockAtLogin, journalPath) }
 if checkOnly {
     let verdict = JournalRescue.check(path: journalPath, cipher: cipherIfLocked(journalPath))
     print(verdict.lines.joined(separator: "\n"))
-    exit(verdict.healthy ? 0 : 1)
+    end(verdict.healthy ? 0 : 1)
 }
 if let recovery {
     do {
         let result = try JournalRescue.recover(from: recovery.from, to: recovery.to, cipher: cipherIfLocked(recovery.from))
         print(String(format: tr("Recovered %@ entries into %@; %@ could not be read."),
                      "\(result.recovered)", result.output, "\(result.lost)"))
-        exit(0)
+        end(0)
     } catch {
         failed(error)
     }
@@ -158,7 +158,7 @@ if let restoreFrom {
         let kept = try JournalRescue.restore(backup: restoreFrom, to: journalPath, cipher: cipherIfLocked(journalPath))
         print(String(format: tr("Restored %@ as the journal at %@."), restoreFrom, journalPath))
         if let kept { print(String(format: tr("The journal it replaced is kept at %@."), kept)) }
-        exit(0)
+        end(0)
     } catch {
         failed(error)
     }
@@ -168,6 +168,7 @@ if let restoreFrom {
 func openJournal() -> JournalStore {
     do {
         let store = try JournalStore(path: journalPath, cipher: cipherIfLocked(journalPath))
+        OpenedJournal.shared.hold(store)
         // Not a failure (the journal is as the person left it), but never passed over in silence.
         for kept in store.setAside { FileHandle.standardError.write(Data("flourish: \(kept.words)\n".utf8)) }
         return store
@@ -187,10 +188,10 @@ if let exportTo {
             print(result.photosIncluded ? String(format: tr("%@ written with them."), photos)
                 : String(format: tr("%@ not included: use --export zip to have them."), photos))
         }
-        exit(0)
+        end(0)
     } catch {
         FileHandle.standardError.write(Data("flourish: \(error.message)\n".utf8))
-        exit(1)
+        end(1)
     }
 }
 if let syncCommand {
@@ -223,15 +224,15 @@ if let importFrom {
         print(String(format: tr("Imported %@ entries (%@ already in your journal) and %@ new tags."),
                      "\(receipt.entryIDs.count)", "\(summary.already)", "\(receipt.tagIDs.count)"))
         if receipt.photos > 0 { print(String(format: tr("%@ came with them."), PhotoCount.words(receipt.photos))) }
-        exit(0)
+        end(0)
     } catch let problem as ImportProblem {
         FileHandle.standardError.write(Data("flourish: \(importFrom): \(problem.message)\n".utf8))
-        exit(1)
+        end(1)
     } catch let error as JournalError {
         failed(error)
     } catch {
         FileHandle.standardError.write(Data("flourish: \(error)\n".utf8))
-        exit(1)
+        end(1)
     }
 }
 
@@ -239,4 +240,4 @@ let status = MainActor.assumeIsolated {
     let app = FlourishApplication(journalPath: journalPath, asService: asService)
     return app.run()
 }
-exit(status)
+end(status)

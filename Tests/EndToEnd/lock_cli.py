@@ -63,6 +63,7 @@ said = []  # every stdout and stderr of every command
 def run(*arguments, stdin="", database=None):
     """Runs flourish on the journal (or `database`), standard input a pipe; checks the passphrase
     is not on its command line (nor in its environment) while it runs."""
+    there_before = [suffix for suffix in ("-wal", "-shm") if os.path.exists((database or journal) + suffix)]
     process = subprocess.Popen([flourish, "--database", database or journal, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=environment)
     # It waits for standard input. (Just after exec, the kernel may not have set the new command
@@ -85,6 +86,12 @@ def run(*arguments, stdin="", database=None):
             check(f"the passphrase or recovery key is on the command line of {arguments}", False)
     out, err = process.communicate(stdin, timeout=120)
     said.extend([out, err])
+    # Every command closes the journal before it ends, whatever the outcome: its log merged back,
+    # nothing of it left beside it (a locked journal's log holds frame headers in the clear).
+    # (The test's own read-only reads may leave them: only those the command made count.)
+    left = [suffix for suffix in ("-wal", "-shm") if os.path.exists((database or journal) + suffix) and suffix not in there_before]
+    if left:
+        check(f"{' '.join(arguments)} left {' and '.join(left)} beside the journal (exit status {process.returncode})", False)
     return process.returncode, out.strip(), err.strip()
 
 
