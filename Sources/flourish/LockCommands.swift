@@ -26,6 +26,7 @@ func runEncrypt(_ path: String) -> Never {
     guard !JournalLock.isLocked(path) else {
         failed(.other(reason: String(format: tr("The journal at %@ is already locked."), path)))
     }
+    if JournalLock.isHalfLocked(path) { finishLocking(path) }
     FileHandle.standardError.write(Data((tr("Locking the journal. A forgotten passphrase cannot be recovered: keep the recovery key printed below somewhere safe.") + "\n").utf8))
     let passphrase = readSecret(prompt: tr("New passphrase for the journal: "))
     guard passphrase.count >= JournalLock.shortestPassphrase else {
@@ -46,25 +47,59 @@ func runEncrypt(_ path: String) -> Never {
     }
 }
 
+/// `--encrypt` where locking was cut short (or the journal replaced by a plain file): the plain
+/// journal is sealed under the key its key file holds, after that key file's passphrase.
+private func finishLocking(_ path: String) -> Never {
+    do {
+        let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
+        let done = try JournalLock.finishLocking(path: path, cipher: cipher)
+        print(String(format: tr("Locked the journal at %@ again, with the passphrase and recovery key it had."), path))
+        printBackups(sealed: done.backupsSealed, removed: done.backupsRemoved, sealedFormat: tr("Backups locked with it: %@."))
+        end(0)
+    } catch {
+        failed(error)
+    }
+}
+
 /// `--decrypt`: makes the locked journal plain again, after its passphrase.
 func runDecrypt(_ path: String) -> Never {
+    if JournalLock.isHalfLocked(path) { finishRemovingLock(path) }
     guard JournalLock.isLocked(path) else {
         failed(.other(reason: String(format: tr("The journal at %@ is not locked."), path)))
     }
     guard let cipher = cipherIfLocked(path) else { end(1) }
     do {
         let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
-        // As the Preferences switch does: a plain journal has no key to keep.
-        if !LockKeyring.forget(file: JournalLock.file(of: path)) {
-            let warning = tr("no keyring (Secret Service) answered: a key it kept for this journal stays there until “flourish --unlock-at-login off”")
-            FileHandle.standardError.write(Data("flourish: \(warning)\n".utf8))
-        }
+        forgetKeptKey(path)
         print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
         printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,
                      sealedFormat: tr("Backups made plain with it: %@."))
         end(0)
     } catch {
         failed(error)
+    }
+}
+
+/// `--decrypt` where removing the lock was cut short (or the journal replaced by a plain file):
+/// after the key file's passphrase, the plain journal stays plain and the key files go.
+private func finishRemovingLock(_ path: String) -> Never {
+    do {
+        let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
+        let done = try JournalLock.finishRemovingLock(path: path, cipher: cipher)
+        forgetKeptKey(path)
+        print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
+        printBackups(sealed: done.backupsOpened, removed: done.backupsRemoved, sealedFormat: tr("Backups made plain with it: %@."))
+        end(0)
+    } catch {
+        failed(error)
+    }
+}
+
+/// As the Preferences switch does: a plain journal has no key to keep.
+private func forgetKeptKey(_ path: String) {
+    if !LockKeyring.forget(file: JournalLock.file(of: path)) {
+        let warning = tr("no keyring (Secret Service) answered: a key it kept for this journal stays there until “flourish --unlock-at-login off”")
+        FileHandle.standardError.write(Data("flourish: \(warning)\n".utf8))
     }
 }
 

@@ -274,6 +274,33 @@ status, out, err = run("--check", stdin=passphrase + "\n")
 check(f"deleted, --check finds the journal healthy ({out})", status == 0 and out.startswith("healthy:"))
 check_sealed("after a planted rollback journal")
 
+# A plain file put in place of the locked journal, its key file left beside it: nothing opens it
+# in the clear, and nothing is written, until the person says which it is.
+sealed_journal = os.path.join(outside, "sealed-journal.sqlite")
+shutil.copyfile(journal, sealed_journal)
+shutil.copyfile(reference, journal)
+before = files()
+half_locked = f"The journal at {journal} is not locked, but its key file (journal.sqlite.key) is beside it"
+for command in [("--import", words), ("--export", "json", os.path.join(outside, "downgraded.json"))]:
+    status, out, err = run(*command, stdin=passphrase + "\n")
+    check(f"{command[0]} refuses a plain journal beside its key file, in words ({err[:90]}…)",
+          status == 1 and err.startswith(f"flourish: {half_locked}") and "--encrypt" in err and "--decrypt" in err)
+check("nothing was written, nothing exported", files() == before and not os.path.exists(os.path.join(outside, "downgraded.json")))
+status, out, err = run("--check")
+check(f"--check says so ({out.splitlines()[:1]})", status == 1 and half_locked in out)
+status, out, err = run("--encrypt", stdin="not the passphrase at all\n")
+check(f"--encrypt then asks for the key file's passphrase: a wrong one changes nothing ({err})",
+      status == 1 and files() == before)
+status, out, err = run("--encrypt", stdin=passphrase + "\n")
+check(f"with it, --encrypt locks the plain journal again under the same key ({out.splitlines()[:1]})",
+      status == 0 and out.startswith(f"Locked the journal at {journal} again") and "Recovery key" not in out)
+check("its key file is the one it had", files()[journal + ".key"] == before[journal + ".key"])
+status, out, err = run("--export", "json", export, stdin=recovery_key + "\n")
+with open(export, encoding="utf-8") as file:
+    check(f"and it opens with the recovery key it had, with its entries ({out})",
+          status == 0 and sorted(entry["title"] for entry in json.load(file)["entries"]) == sorted(title for _, title, _, _, _, _ in entries))
+check_sealed("after locking the plain file again")
+
 # --decrypt: plain again, row for row and byte for byte of its SQL.
 started = time.monotonic()
 status, out, err = run("--decrypt", stdin=passphrase + "\n")

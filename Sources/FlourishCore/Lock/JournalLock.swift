@@ -16,12 +16,17 @@ public enum JournalLock {
     public static func keyFile(of file: String) -> String { file + ".key" }
 
     /// Whether the journal at `path` is locked: its file is not plain SQLite, and its key file is
-    /// beside it. (A plain file with a key file beside it was being locked or unlocked when the
-    /// computer stopped: it is plain, and the key file is left over.)
+    /// beside it.
     public static func isLocked(_ path: String) -> Bool {
         let file = JournalFile.resolve(path)
         return JournalFile.size(of: file) > 0 && !JournalFile.hasSQLiteHeader(file)
             && FileManager.default.fileExists(atPath: keyFile(of: file))
+    }
+
+    /// Whether a key file is beside a journal that is not locked (plain, empty or missing): see
+    /// `JournalError.halfLocked`. `finishLocking` and `finishRemovingLock` settle it.
+    public static func isHalfLocked(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: keyFile(of: JournalFile.resolve(path))) && !isLocked(path)
     }
 
     /// The journal's key from its passphrase or recovery key: `.wrongPassphrase` when it is
@@ -71,8 +76,9 @@ public enum JournalLock {
             try LockFile(key: key, keyID: cipher.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
         }
         try convert(file, shownAs: path, from: nil, to: cipher) { () throws(JournalError) in
-            // The key file first: a crash before the rename leaves a plain journal beside it, which
-            // opens as the plain journal it is.
+            // The key file first: a crash before the rename leaves the plain journal beside it,
+            // which nothing opens until `--encrypt` finishes the lock (`finishLocking`) or
+            // `--decrypt` lets it go (`finishRemovingLock`).
             try lockFile.write(to: keyFile(of: file))
         }
         // The reminder's hint, from the start.
@@ -83,6 +89,38 @@ public enum JournalLock {
         let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
         try writeBackupKeyFile(lockFile, of: file)
         return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: sealed, backupsRemoved: removed)
+    }
+
+    /// `--encrypt` on a half-locked journal: seals the plain journal under the key its key file
+    /// holds (`cipher`, from that key file's passphrase) and its plain backups with it, as `lock`
+    /// would have. The key file and the recovery key stay as they are.
+    public static func finishLocking(path: String, cipher: JournalCipher) throws(JournalError) -> (backupsSealed: [String], backupsRemoved: [String]) {
+        let file = JournalFile.resolve(path)
+        guard isHalfLocked(path), JournalFile.size(of: file) > 0 else {
+            throw .other(reason: String(format: tr("The journal at %@ is not half locked."), path))
+        }
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        try convert(file, shownAs: path, from: nil, to: cipher, evenHalfLocked: true) {}
+        if let queue = try? JournalFile.immutable(file, cipher: cipher) {
+            try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
+            try? queue.close()
+        }
+        let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
+        try writeBackupKeyFile(lockFile, of: file)
+        return (sealed, removed)
+    }
+
+    /// `--decrypt` on a half-locked journal: the journal is plain already; its backups still
+    /// sealed are made plain, and the key files go, as `removeLock` would have done.
+    public static func finishRemovingLock(path: String, cipher: JournalCipher) throws(JournalError) -> Unlocked {
+        let file = JournalFile.resolve(path)
+        guard isHalfLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not half locked."), path)) }
+        let (opened, removed) = convertBackups(of: file, from: cipher, to: nil)
+        try? FileManager.default.removeItem(atPath: keyFile(of: file))
+        try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
+        try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
+        return Unlocked(backupsOpened: opened, backupsRemoved: removed)
     }
 
     /// What removing the lock did.
@@ -121,12 +159,12 @@ public enum JournalLock {
     /// `target` (or plain), checks the copy row by row, runs `beforeSwap`, and renames the copy
     /// over the journal.
     private static func convert(_ file: String, shownAs path: String, from source: JournalCipher?, to target: JournalCipher?,
-                                beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
+                                evenHalfLocked: Bool = false, beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
         let copy = file + (target == nil ? ".unlocking" : ".locking")
         let files = FileManager.default
         try? files.removeItem(atPath: copy)
         do {
-            let store = try JournalStore(path: file, cipher: source)
+            let store = try JournalStore(path: file, cipher: source, evenHalfLocked: evenHalfLocked)
             if case .damaged = store.check() { store.close(); throw JournalError.damagedJournal(path: path) }
             do {
                 try store.vacuum(intoNewFile: copy, sealedBy: target)
@@ -171,6 +209,14 @@ public enum JournalLock {
                                        keyFile lockFile: LockFile? = nil) -> (converted: [String], removed: [String]) {
         var converted: [String] = [], removed: [String] = []
         for (backup, ownKeyFile) in copies(of: file) {
+            // Already as it should be: converted before a conversion was cut short.
+            if isAlready(backup, as: target) {
+                if ownKeyFile {
+                    if let lockFile { try? lockFile.write(to: keyFile(of: backup)) } else { unlink(keyFile(of: backup)) }
+                }
+                converted.append(backup)
+                continue
+            }
             let copy = backup + ".converting"
             try? FileManager.default.removeItem(atPath: copy)
             do {
@@ -192,6 +238,15 @@ public enum JournalLock {
         try? PrivateFile.syncFolder(of: JournalBackups(journal: file).folder + "/x")
         try? PrivateFile.syncFolder(of: file)
         return (converted, removed)
+    }
+
+    /// Whether the copy `backup` is plain already (`target` nil) or sealed by `target` already.
+    private static func isAlready(_ backup: String, as target: JournalCipher?) -> Bool {
+        guard let target else { return JournalFile.hasSQLiteHeader(backup) }
+        guard JournalFile.size(of: backup) > 0, !JournalFile.hasSQLiteHeader(backup) else { return false }
+        return (try? JournalRescue.withSnapshot(of: backup, shownAs: backup, cipher: target) { queue in
+            try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        }) != nil
     }
 
     /// The backups folder's copy of the key file ("journal.sqlite.key" in `backups/`), so that a

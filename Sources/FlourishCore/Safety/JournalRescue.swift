@@ -17,9 +17,10 @@ public enum JournalRescue {
     public static func check(path: String, cipher: JournalCipher? = nil) -> Verdict {
         let file = JournalFile.resolve(path)
         let verdict = checkPages(file, shownAs: path, cipher: cipher)
-        // Files beside a locked journal that are not Flourish's: its pages may be whole, but
-        // someone else wrote to its folder.
-        let notices = cipher == nil ? [] : SetAsideFiles.notices(beside: file)
+        // Files beside a locked journal that are not Flourish's, or a key file beside a plain
+        // one: its pages may be whole, but it is not as Flourish left it.
+        let notices = cipher != nil ? SetAsideFiles.notices(beside: file)
+            : JournalLock.isHalfLocked(path) ? [JournalError.halfLocked(path: path).errorDescription ?? ""] : []
         guard !notices.isEmpty else { return verdict }
         let first = verdict.healthy ? [String(format: tr("not as Flourish left it: %@"), path)] + verdict.lines : verdict.lines
         return Verdict(healthy: false, lines: first + notices)

@@ -24,6 +24,10 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
     case locked(path: String)
     /// What was typed opens neither the passphrase's wrapping of the key nor the recovery key's.
     case wrongPassphrase
+    /// A key file beside a journal that is not locked: locking or unlocking it was cut short, or
+    /// someone replaced the locked journal with a plain file. Nothing opens it (nothing is written
+    /// in the clear by mistake) until the person says which it is: `--encrypt` or `--decrypt`.
+    case halfLocked(path: String)
     /// A locked journal whose key file (`<journal>.key`) is not beside it.
     case keyFileMissing(path: String)
     /// A locked journal's key file that is not one.
@@ -79,6 +83,9 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("The journal at %@ is locked: it opens with its passphrase or its recovery key."), path)
         case .wrongPassphrase:
             tr("That passphrase does not open this journal. Check it and try again, or use the recovery key.")
+        case let .halfLocked(path):
+            String(format: tr("The journal at %@ is not locked, but its key file (%@.key) is beside it: locking or unlocking it was cut short, or someone replaced the locked journal with a plain file. Flourish opens it only once you say which it is: “flourish --encrypt” locks it again with the key file’s passphrase, “flourish --decrypt” makes it plain for good (each asks for the passphrase). If you did neither, restore the locked journal from a backup."),
+                   path, (path as NSString).lastPathComponent)
         case let .keyFileMissing(path):
             String(format: tr("The journal at %@ is locked, and its key file (%@.key) is not beside it. Put the key file back beside the journal to open it."), path, (path as NSString).lastPathComponent)
         case let .keyFileDamaged(path):

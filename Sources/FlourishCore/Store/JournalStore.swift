@@ -47,10 +47,18 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     ///
     /// A locked journal opens only with its `cipher` (`JournalLock.unlock`); without, `.locked`.
     /// A new journal made with a cipher is locked from its first page.
-    public init(path: String, cipher: JournalCipher? = nil) throws(JournalError) {
+    public convenience init(path: String, cipher: JournalCipher? = nil) throws(JournalError) {
+        try self.init(path: path, cipher: cipher, evenHalfLocked: false)
+    }
+
+    /// `evenHalfLocked`: for finishing a lock cut short, which opens the plain journal its key
+    /// file is beside (see `JournalError.halfLocked`).
+    init(path: String, cipher: JournalCipher?, evenHalfLocked: Bool) throws(JournalError) {
         self.path = path
         self.cipher = cipher
         file = JournalFile.resolve(path)
+        // Never opened (nor made) in the clear beside a key file: the person says which it is.
+        if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
         // Before SQLite looks at the file: it would play a rollback journal back into it.
         setAside = cipher == nil ? [] : try SetAsideFiles.setAside(beside: file, shownAs: path)
         let created = try JournalFile.prepare(file, shownAs: path)

@@ -1,0 +1,105 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import XCTest
+
+/// A key file beside a journal that is not locked: a lock or its removal cut short, or a locked
+/// journal someone replaced with a plain file. Never opened in the clear; settled only by the
+/// person, with the passphrase.
+final class HalfLockedTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private lazy var path = folder.file("journal.sqlite")
+    private lazy var backup = folder.file("backups/journal-2026-11-19.sqlite")
+    private let passphrase = "the passphrase of the key file"
+
+    private func entry(_ title: String) -> NewEntry {
+        try! EntryDraft(title: title, mood: .okay).validated().get()
+    }
+
+    private func bytes(_ file: String) -> Data? { FileManager.default.contents(atPath: file) }
+
+    /// A plain journal of three entries and a backup of it; returns the plain bytes of both.
+    private func plainJournal() throws -> (journal: Data, backup: Data) {
+        let store = try JournalStore(path: path)
+        for title in ["One", "Two", "Three"] { try store.save(entry(title)) }
+        try JournalBackups(journal: path).backUpIfDue(from: store)
+        store.close()
+        let backups = try FileManager.default.contentsOfDirectory(atPath: folder.file("backups")).filter { $0.hasSuffix(".sqlite") }
+        try FileManager.default.moveItem(atPath: folder.file("backups/\(try XCTUnwrap(backups.first))"), toPath: backup)
+        return (try XCTUnwrap(bytes(path)), try XCTUnwrap(bytes(backup)))
+    }
+
+    private func titles(_ store: JournalStore) throws -> [String] {
+        try store.entries(ids: store.entryIDs()).map(\.title).sorted()
+    }
+
+    func testAPlainFileInPlaceOfALockedJournalIsNeverOpenedInTheClear() throws {
+        let plain = try plainJournal()
+        _ = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        // Someone puts a plain journal in its place and leaves the key file.
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: plain.journal))
+        XCTAssertTrue(JournalLock.isHalfLocked(path))
+        XCTAssertFalse(JournalLock.isLocked(path))
+        XCTAssertThrowsError(try JournalStore(path: path)) { XCTAssertEqual($0 as? JournalError, .halfLocked(path: self.path)) }
+        XCTAssertEqual(bytes(path), plain.journal, "not a byte written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
+        let verdict = JournalRescue.check(path: path)
+        XCTAssertFalse(verdict.healthy)
+        XCTAssertTrue(verdict.lines.contains(JournalError.halfLocked(path: path).errorDescription!), "\(verdict.lines)")
+
+        // Nor when the journal is gone altogether: a new journal is not made in the clear beside it.
+        try FileManager.default.removeItem(atPath: path)
+        XCTAssertThrowsError(try JournalStore(path: path)) { XCTAssertEqual($0 as? JournalError, .halfLocked(path: self.path)) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// `lock` writes the key file, then swaps the sealed journal in, then seals the backups: cut
+    /// short after the key file, `--encrypt` finishes it with the key file's passphrase.
+    func testALockCutShortIsFinishedUnderTheSameKey() throws {
+        let plain = try plainJournal()
+        let locked = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        let keyFile = try XCTUnwrap(bytes(path + ".key"))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: plain.journal))
+        XCTAssertTrue(FileManager.default.createFile(atPath: backup, contents: plain.backup))
+        XCTAssertThrowsError(try JournalLock.finishLocking(path: path, cipher: try JournalLock.unlock(path: path, secret: "a wrong passphrase"))) {
+            XCTAssertEqual($0 as? JournalError, .wrongPassphrase)
+        }
+
+        let done = try JournalLock.finishLocking(path: path, cipher: try JournalLock.unlock(path: path, secret: passphrase))
+        XCTAssertEqual(done.backupsSealed, [backup])
+        XCTAssertTrue(JournalLock.isLocked(path))
+        XCTAssertEqual(bytes(path + ".key"), keyFile, "the same key, passphrase and recovery key")
+        XCTAssertFalse(JournalFile.hasSQLiteHeader(path))
+        XCTAssertFalse(JournalFile.hasSQLiteHeader(backup))
+        let store = try JournalStore(path: path, cipher: try JournalLock.unlock(path: path, secret: locked.recoveryKey))
+        XCTAssertEqual(try titles(store), ["One", "Three", "Two"])
+        store.close()
+        let sealedBackup = try JournalStore(path: backup, cipher: try JournalLock.unlock(path: path, secret: passphrase))
+        XCTAssertEqual(try titles(sealedBackup), ["One", "Three", "Two"])
+        sealedBackup.close()
+    }
+
+    /// `removeLock` swaps the plain journal in, then opens the backups, then removes the key
+    /// file: cut short after the swap, `--decrypt` finishes it, a backup already plain left as it is.
+    func testARemovalCutShortIsFinished() throws {
+        _ = try plainJournal()
+        _ = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        let keyFile = try XCTUnwrap(bytes(path + ".key"))
+        let sealedBackup = try XCTUnwrap(bytes(backup))
+        let cipher = try JournalLock.unlock(path: path, secret: passphrase)
+        _ = try JournalLock.removeLock(path: path, cipher: cipher)
+        // As it stood before the backups were opened and the key file removed.
+        XCTAssertTrue(FileManager.default.createFile(atPath: path + ".key", contents: keyFile))
+        XCTAssertTrue(FileManager.default.createFile(atPath: backup, contents: sealedBackup))
+        XCTAssertTrue(JournalLock.isHalfLocked(path))
+
+        let done = try JournalLock.finishRemovingLock(path: path, cipher: try JournalLock.unlock(path: path, secret: passphrase))
+        XCTAssertEqual(done.backupsOpened, [backup])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".key"))
+        XCTAssertFalse(JournalLock.isHalfLocked(path))
+        XCTAssertTrue(JournalFile.hasSQLiteHeader(backup))
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try titles(store), ["One", "Three", "Two"])
+        store.close()
+    }
+}
