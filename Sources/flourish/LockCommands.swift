@@ -24,7 +24,12 @@ func cipherIfLocked(_ path: String) -> JournalCipher? {
 /// `--encrypt`: locks the journal under a new passphrase and prints the recovery key, once.
 func runEncrypt(_ path: String) -> Never {
     guard !JournalLock.isLocked(path) else {
-        failed(.other(reason: String(format: tr("The journal at %@ is already locked."), path)))
+        // Locked, with a copy of it still plain (locking cut short, or a backup put back): that is
+        // the lock left to finish.
+        guard !JournalLock.plainCopies(path: path).isEmpty else {
+            failed(.other(reason: String(format: tr("The journal at %@ is already locked."), path)))
+        }
+        sealPlainCopies(path)
     }
     if JournalLock.isHalfLocked(path) { finishLocking(path) }
     FileHandle.standardError.write(Data((tr("Locking the journal. A forgotten passphrase cannot be recovered: keep the recovery key printed below somewhere safe.") + "\n").utf8))
@@ -55,6 +60,19 @@ private func finishLocking(_ path: String) -> Never {
         let done = try JournalLock.finishLocking(path: path, cipher: cipher)
         print(String(format: tr("Locked the journal at %@ again, with the passphrase and recovery key it had."), path))
         printBackups(sealed: done.backupsSealed, removed: done.backupsRemoved, sealedFormat: tr("Backups locked with it: %@."))
+        end(0)
+    } catch {
+        failed(error)
+    }
+}
+
+/// `--encrypt` on a locked journal with plain copies beside it: they are sealed with its key.
+private func sealPlainCopies(_ path: String) -> Never {
+    guard let cipher = cipherIfLocked(path) else { end(1) }
+    do {
+        let done = try JournalLock.sealPlainCopies(path: path, cipher: cipher)
+        print(String(format: tr("The journal at %@ was locked already; the copies of it left plain are locked now."), path))
+        printBackups(sealed: done.sealed, removed: done.removed, sealedFormat: tr("Backups locked with it: %@."))
         end(0)
     } catch {
         failed(error)
@@ -133,5 +151,22 @@ private func printBackups(sealed: [String], removed: [String], sealedFormat: Str
     if !sealed.isEmpty { print(String(format: sealedFormat, "\(sealed.count)")) }
     for backup in removed {
         print(String(format: tr("Removed the backup %@: it could not be read, and no copy of the journal may stay behind as it was."), backup))
+    }
+}
+
+/// A locked journal opened by a command: a copy of it left plain beside it is sealed first, and
+/// said on standard error (a copy that cannot be read, removed, is said too).
+func sealPlainCopies(of store: JournalStore, cipher: JournalCipher) {
+    guard !JournalLock.plainCopies(path: store.path).isEmpty else { return }
+    do {
+        let done = try JournalLock.sealPlainCopies(path: store.path, cipher: cipher)
+        for copy in done.sealed {
+            FileHandle.standardError.write(Data("flourish: \(String(format: tr("%@ was a plain copy of the locked journal: it is locked now."), copy))\n".utf8))
+        }
+        for copy in done.removed {
+            FileHandle.standardError.write(Data("flourish: \(String(format: tr("Removed the backup %@: it could not be read, and no copy of the journal may stay behind as it was."), copy))\n".utf8))
+        }
+    } catch {
+        FileHandle.standardError.write(Data("flourish: \(String(format: tr("the plain copies of the locked journal could not be locked: %@"), error.errorDescription ?? "\(error)"))\n".utf8))
     }
 }

@@ -301,6 +301,24 @@ with open(export, encoding="utf-8") as file:
           status == 0 and sorted(entry["title"] for entry in json.load(file)["entries"]) == sorted(title for _, title, _, _, _, _ in entries))
 check_sealed("after locking the plain file again")
 
+# A plain copy of the journal put back among its backups (or left there by a lock cut short):
+# the next command that opens the locked journal seals it, and says so.
+plain_backup = os.path.join(backups, "journal-2026-11-17.sqlite")
+shutil.copyfile(reference, plain_backup)
+status, out, err = run("--export", "json", export, stdin=passphrase + "\n")
+check(f"a command opening the locked journal seals a plain backup beside it and says so ({err})",
+      status == 0 and f"{plain_backup} was a plain copy of the locked journal: it is locked now." in err
+      and not open(plain_backup, "rb").read(16).startswith(b"SQLite format 3"))
+check_sealed("after a plain backup was put back")
+shutil.copyfile(reference, plain_backup)
+status, out, err = run("--encrypt", stdin=passphrase + "\n")
+check(f"--encrypt on the locked journal finishes the job: its plain copies are locked ({out.splitlines()[:1]})",
+      status == 0 and out.startswith(f"The journal at {journal} was locked already") and "Backups locked with it: 1." in out)
+check_sealed("after --encrypt finished the job")
+os.remove(plain_backup)
+status, out, err = run("--encrypt", stdin=passphrase + "\n")
+check("with nothing left to lock, --encrypt refuses", status == 1 and "already locked" in err)
+
 # --decrypt: plain again, row for row and byte for byte of its SQL.
 started = time.monotonic()
 status, out, err = run("--decrypt", stdin=passphrase + "\n")

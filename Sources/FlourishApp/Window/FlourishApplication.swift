@@ -288,13 +288,14 @@ public final class FlourishApplication {
         }
     }
 
-    /// The start-up upkeep in the background: photos nothing names let go, today's backup if it
-    /// is due. A failure is no reason to stop anyone writing: it is said on stderr and tried again
-    /// at the next start. The kept drafts (now back in the window) are forgotten only after it:
+    /// The start-up upkeep in the background: a locked journal's copies left plain sealed, photos
+    /// nothing names let go, today's backup if it is due. A failure is no reason to stop anyone
+    /// writing: it is said on stderr and tried again at the next start. The kept drafts (now back in the window) are forgotten only after it:
     /// until then they name their photos, so the upkeep keeps them.
     private static func keepUp(_ store: JournalStore, forgettingKeptDrafts: Bool) {
         DispatchQueue.global(qos: .utility).async {
             do {
+                if let cipher = store.cipher { _ = try JournalLock.sealPlainCopies(path: store.path, cipher: cipher) }
                 if try JournalBackups(journal: store.path).keepUp(store) != nil {
                     DispatchQueue.main.async { Trace.once("backup written") }
                 }

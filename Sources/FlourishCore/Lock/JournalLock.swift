@@ -75,20 +75,22 @@ public enum JournalLock {
         let lockFile = try cipher.withKey { key throws(JournalError) in
             try LockFile(key: key, keyID: cipher.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
         }
+        var backups: (converted: [String], removed: [String]) = ([], [])
         try convert(file, shownAs: path, from: nil, to: cipher) { () throws(JournalError) in
-            // The key file first: a crash before the rename leaves the plain journal beside it,
-            // which nothing opens until `--encrypt` finishes the lock (`finishLocking`) or
-            // `--decrypt` lets it go (`finishRemovingLock`).
+            // The key file first, then the backups, then the journal: a crash before the journal's
+            // rename leaves the plain journal beside its key file, which nothing opens until
+            // `--encrypt` finishes the lock (`finishLocking`) or `--decrypt` lets it go
+            // (`finishRemovingLock`); once the journal is locked, no copy of it is left plain.
             try lockFile.write(to: keyFile(of: file))
+            backups = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
+            try writeBackupKeyFile(lockFile, of: file)
         }
         // The reminder's hint, from the start.
         if let queue = try? JournalFile.immutable(file, cipher: cipher) {
             try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
             try? queue.close()
         }
-        let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
-        try writeBackupKeyFile(lockFile, of: file)
-        return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: sealed, backupsRemoved: removed)
+        return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: backups.converted, backupsRemoved: backups.removed)
     }
 
     /// `--encrypt` on a half-locked journal: seals the plain journal under the key its key file
@@ -121,6 +123,31 @@ public enum JournalLock {
         try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
         try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
         return Unlocked(backupsOpened: opened, backupsRemoved: removed)
+    }
+
+    /// The copies of the journal at `path` Flourish made (backups, recovered journals) that are
+    /// plain SQLite: none may be, once the journal is locked.
+    public static func plainCopies(path: String) -> [String] {
+        copies(of: JournalFile.resolve(path)).map(\.path).filter(JournalFile.hasSQLiteHeader)
+    }
+
+    /// Seals every copy of the locked journal at `path` that is plain (a backup from before the
+    /// lock left behind by a crash, or put back by hand), as locking does, and puts the backups'
+    /// copy of the key file back if it is missing; copies that cannot be read are removed. Returns
+    /// which were sealed and which removed: nothing when every copy is sealed already.
+    public static func sealPlainCopies(path: String, cipher: JournalCipher) throws(JournalError) -> (sealed: [String], removed: [String]) {
+        let file = JournalFile.resolve(path)
+        guard isLocked(path) else { return ([], []) }
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        let plain = plainCopies(path: path)
+        let stand = keyFile(of: backupKeyFileStand(of: file))
+        if !FileManager.default.fileExists(atPath: stand) { try writeBackupKeyFile(lockFile, of: file) }
+        guard !plain.isEmpty else { return ([], []) }
+        let result = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
+        // Only the plain ones were converted: the others were sealed already.
+        let sealed = result.converted.filter(plain.contains)
+        return (sealed, result.removed)
     }
 
     /// What removing the lock did.

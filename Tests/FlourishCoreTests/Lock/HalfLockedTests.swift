@@ -102,4 +102,41 @@ final class HalfLockedTests: XCTestCase {
         XCTAssertEqual(try titles(store), ["One", "Three", "Two"])
         store.close()
     }
+
+    /// Locking seals the backups before it swaps the journal in: cut short between the two, the
+    /// backups are sealed and the journal plain beside its key file. `--encrypt` finishes it and
+    /// leaves the sealed backup as it is.
+    func testALockCutShortAfterTheBackupsLeavesThemAsTheyAre() throws {
+        let plain = try plainJournal()
+        _ = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        let sealedBackup = try XCTUnwrap(bytes(backup))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: plain.journal))
+        let done = try JournalLock.finishLocking(path: path, cipher: try JournalLock.unlock(path: path, secret: passphrase))
+        XCTAssertEqual(done.backupsSealed, [backup])
+        XCTAssertEqual(bytes(backup), sealedBackup, "sealed already: not written again")
+        XCTAssertTrue(JournalLock.isLocked(path))
+    }
+
+    /// A plain copy of a locked journal (put back among its backups, or beside it as a recovered
+    /// journal) is sealed at the journal's next opening; none is left plain.
+    func testPlainCopiesOfALockedJournalAreSealed() throws {
+        let plain = try plainJournal()
+        _ = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        let cipher = try JournalLock.unlock(path: path, secret: passphrase)
+        XCTAssertEqual(JournalLock.plainCopies(path: path), [])
+        XCTAssertEqual(try JournalLock.sealPlainCopies(path: path, cipher: cipher).sealed, [])
+        let putBack = folder.file("backups/journal-2026-11-18.sqlite"), recovered = folder.file("journal-recovered-2026-11-18.sqlite")
+        for copy in [putBack, recovered] { XCTAssertTrue(FileManager.default.createFile(atPath: copy, contents: plain.backup)) }
+        XCTAssertEqual(JournalLock.plainCopies(path: path), [putBack, recovered])
+        let done = try JournalLock.sealPlainCopies(path: path, cipher: cipher)
+        XCTAssertEqual(done.sealed, [putBack, recovered])
+        XCTAssertEqual(JournalLock.plainCopies(path: path), [])
+        for copy in [putBack, recovered] {
+            XCTAssertNil(bytes(copy)?.range(of: Data("SQLite format 3".utf8)), copy)
+            let store = try JournalStore(path: copy, cipher: cipher)
+            XCTAssertEqual(try titles(store), ["One", "Three", "Two"])
+            store.close()
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: recovered + ".key"), "a recovered journal opens on its own")
+    }
 }
