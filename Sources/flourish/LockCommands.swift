@@ -58,9 +58,8 @@ private func finishLocking(_ path: String) -> Never {
     do {
         let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
         let done = try JournalLock.finishLocking(path: path, cipher: cipher)
-        print(String(format: tr("Locked the journal at %@ again, with the passphrase and recovery key it had."), path))
-        printBackups(sealed: done.backupsSealed, removed: done.backupsRemoved, sealedFormat: tr("Backups locked with it: %@."))
-        end(0)
+        finished(String(format: tr("Locked the journal at %@ again, with the passphrase and recovery key it had."), path),
+                 done.backupsSealed, done.backupsRemoved, tr("Backups locked with it: %@."))
     } catch {
         failed(error)
     }
@@ -71,9 +70,8 @@ private func sealPlainCopies(_ path: String) -> Never {
     guard let cipher = cipherIfLocked(path) else { end(1) }
     do {
         let done = try JournalLock.sealPlainCopies(path: path, cipher: cipher)
-        print(String(format: tr("The journal at %@ was locked already; the copies of it left plain are locked now."), path))
-        printBackups(sealed: done.sealed, removed: done.removed, sealedFormat: tr("Backups locked with it: %@."))
-        end(0)
+        finished(String(format: tr("The journal at %@ was locked already; the copies of it left plain are locked now."), path),
+                 done.sealed, done.removed, tr("Backups locked with it: %@."))
     } catch {
         failed(error)
     }
@@ -105,9 +103,8 @@ private func finishRemovingLock(_ path: String) -> Never {
         let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
         let done = try JournalLock.finishRemovingLock(path: path, cipher: cipher)
         forgetKeptKey(path)
-        print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
-        printBackups(sealed: done.backupsOpened, removed: done.backupsRemoved, sealedFormat: tr("Backups made plain with it: %@."))
-        end(0)
+        finished(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path),
+                 done.backupsOpened, done.backupsRemoved, tr("Backups made plain with it: %@."))
     } catch {
         failed(error)
     }
@@ -144,6 +141,13 @@ func runUnlockAtLogin(_ on: Bool, _ path: String) -> Never {
         }
         print(String(format: tr("The key of the journal at %@ is no longer kept in your keyring: its passphrase is asked for again."), path))
     }
+    end(0)
+}
+
+/// Says what a lock command did (`line`, then its backups) and ends.
+private func finished(_ line: String, _ changed: [String], _ removed: [String], _ changedFormat: String) -> Never {
+    print(line)
+    printBackups(sealed: changed, removed: removed, sealedFormat: changedFormat)
     end(0)
 }
 
