@@ -45,6 +45,9 @@ typedef struct CipherFile {
     // without reading the header back.
     sqlite3_int64 header_offset;
     uint32_t header_page;
+    // Opened to salvage what a damaged log still holds (a rescue's copy, `salvage=1` in the URI):
+    // a frame that does not open ends the log there, wherever it is.
+    int salvage;
 } CipherFile;
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -145,17 +148,23 @@ static void seal_page(const unsigned char *key, uint32_t page, const unsigned ch
                                                         ad, sizeof ad, NULL, nonce, key);
 }
 
-/// 0 when the page opened; its reserved space reads as zeros, as SQLite left it.
-static int open_page(const unsigned char *key, uint32_t page, const unsigned char *sealed, unsigned char *out) {
+/// 0 when the page opened; its reserved space reads as zeros, as SQLite left it. Not counted.
+static int open_page_quietly(const unsigned char *key, uint32_t page, const unsigned char *sealed, unsigned char *out) {
     unsigned char ad[8];
     associated_data(ad, page);
     if (crypto_aead_xchacha20poly1305_ietf_decrypt_detached(out, NULL, sealed, SEALED, sealed + SEALED + NONCE_SIZE,
                                                             ad, sizeof ad, sealed + SEALED, key) != 0) {
-        count_refused();
         return -1;
     }
     memset(out + SEALED, 0, RESERVE);
     return 0;
+}
+
+/// As open_page_quietly, a page that does not open counted as refused.
+static int open_page(const unsigned char *key, uint32_t page, const unsigned char *sealed, unsigned char *out) {
+    if (open_page_quietly(key, page, sealed, out) == 0) return 0;
+    count_refused();
+    return -1;
 }
 
 static uint32_t big_endian_32(const unsigned char *bytes) {
@@ -235,6 +244,24 @@ static int frame_page(CipherFile *file, sqlite3_int64 page_offset, uint32_t *pag
     return SQLITE_OK;
 }
 
+/// Whether a frame after `from` in the log belongs to it (the salts of the log's header), ends a
+/// transaction, and opens: a frame before it that does not open is then not a crash's torn end
+/// of the log but damage in its middle, and must not silently end the log there.
+static int later_commit_opens(CipherFile *file, sqlite3_int64 from) {
+    unsigned char salts[8], frame[FRAME], plain[PAGE];
+    if (file->real->pMethods->xRead(file->real, salts, sizeof salts, 16) != SQLITE_OK) return 0;
+    sqlite3_int64 size = 0;
+    if (file->real->pMethods->xFileSize(file->real, &size) != SQLITE_OK) return 0;
+    int found = 0;
+    for (sqlite3_int64 offset = from; !found && offset + FRAME <= size; offset += FRAME) {
+        if (file->real->pMethods->xRead(file->real, frame, FRAME, offset) != SQLITE_OK) break;
+        found = memcmp(frame + 8, salts, sizeof salts) == 0 && big_endian_32(frame + 4) != 0
+            && open_page_quietly(file->key, big_endian_32(frame), frame + FRAME_HEADER, plain) == 0;
+    }
+    sodium_memzero(plain, sizeof plain);
+    return found;
+}
+
 static int read_wal(CipherFile *file, unsigned char *buffer, int amount, sqlite3_int64 offset) {
     sqlite3_int64 position = frame_position(offset);
     if (position == FRAME_HEADER && amount == PAGE) {
@@ -249,14 +276,15 @@ static int read_wal(CipherFile *file, unsigned char *buffer, int amount, sqlite3
     }
     int rc = file->real->pMethods->xRead(file->real, buffer, amount, offset);
     if (position == 0 && amount == FRAME && rc == SQLITE_OK) {
-        // Recovery reads whole frames to find where the log ends. A frame that does not open (the
-        // last one, torn by a crash) is handed back as it is: its checksum then fails, and SQLite
-        // ends the log there, as it does for a torn frame in a plain log.
+        // Recovery reads whole frames to find where the log ends. A frame that does not open
+        // because a crash tore it (the log's last) is handed back as it is: its checksum then
+        // fails, and SQLite ends the log there, as it does for a torn frame in a plain log. One
+        // with a whole transaction after it is damage: the saves after it are not dropped unsaid.
         unsigned char plain[PAGE];
-        if (open_page(file->key, big_endian_32(buffer), buffer + FRAME_HEADER, plain) == 0) {
-            memcpy(buffer + FRAME_HEADER, plain, PAGE);
-        }
+        int opened = open_page(file->key, big_endian_32(buffer), buffer + FRAME_HEADER, plain) == 0;
+        if (opened) memcpy(buffer + FRAME_HEADER, plain, PAGE);
         sodium_memzero(plain, sizeof plain);
+        if (!opened && !file->salvage && later_commit_opens(file, offset + FRAME)) return SQLITE_IOERR_DATA;
         return SQLITE_OK;
     }
     // The log's header, a frame's header, or the end of the log: none holds a page's content.
@@ -416,6 +444,7 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
     }
     file->kind = kind;
     file->key = key;
+    file->salvage = sqlite3_uri_boolean(name, "salvage", 0);
     file->header_offset = -1;
     file->base.pMethods = &cipher_methods;
     return SQLITE_OK;

@@ -54,9 +54,12 @@ public final class JournalCipher: @unchecked Sendable {
     /// file, a log or a message.
     public var exported: String { withKey { Data($0).base64EncodedString() } }
 
-    /// The SQLite URI that opens `file` through the VFS with this key.
-    func location(of file: String, immutable: Bool = false) -> String {
-        JournalFile.uri(file, parameters: ["vfs=\(FLOURISH_CIPHER_VFS)", "cipher=\(slot)"] + (immutable ? ["immutable=1"] : []))
+    /// The SQLite URI that opens `file` through the VFS with this key. `salvaging`: for a rescue's
+    /// copy only, a frame of the log that does not open ends the log there instead of being
+    /// damage (see `journal_cipher.c`).
+    func location(of file: String, immutable: Bool = false, salvaging: Bool = false) -> String {
+        JournalFile.uri(file, parameters: ["vfs=\(FLOURISH_CIPHER_VFS)", "cipher=\(slot)"] + (immutable ? ["immutable=1"] : [])
+                        + (salvaging ? ["salvage=1"] : []))
     }
 
     /// What every connection to a locked journal needs before its first read: temporary tables

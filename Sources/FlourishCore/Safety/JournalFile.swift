@@ -160,7 +160,9 @@ enum JournalFile {
     /// Runs `work` on a copy of the main file and its side files in a private temporary folder
     /// (removed afterwards): SQLite recovers the copy, never the original.
     /// A locked journal's copy is as sealed as the journal, and read through `cipher`.
-    static func withPrivateCopy<T>(of file: String, cipher: JournalCipher? = nil, _ work: (DatabaseQueue) throws -> T) throws -> T {
+    /// `salvaging`: see `JournalCipher.location(of:immutable:salvaging:)`.
+    static func withPrivateCopy<T>(of file: String, cipher: JournalCipher? = nil, salvaging: Bool = false,
+                                   _ work: (DatabaseQueue) throws -> T) throws -> T {
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("flourish-copy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -172,7 +174,7 @@ enum JournalFile {
         for suffix in suffixes where FileManager.default.fileExists(atPath: file + suffix) {
             try copyPrivately(file + suffix, to: copy + suffix)
         }
-        let queue = try DatabaseQueue(path: location(copy, cipher: cipher), configuration: configuration(cipher))
+        let queue = try DatabaseQueue(path: cipher?.location(of: copy, salvaging: salvaging) ?? copy, configuration: configuration(cipher))
         defer { try? queue.close() }
         return try work(queue)
     }

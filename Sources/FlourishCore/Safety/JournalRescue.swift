@@ -63,7 +63,7 @@ public enum JournalRescue {
         let file = JournalFile.resolve(path)
         let (rows, known, tags, photos, measures): ([Row], Set<Int64>, ReadableTags, ReadablePhotos, ReadableMeasures)
         do {
-            (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
+            (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: cipher, salvaging: true) { queue in
                 let (rows, known) = try readableRows(queue)
                 return (rows, known, readableTags(queue), readablePhotos(queue), readableMeasures(queue))
             }
@@ -150,7 +150,9 @@ public enum JournalRescue {
     /// Runs `work` on a read-only view of the journal that never writes to it: the main file
     /// through an immutable connection, or, when side files hold part of it, a private copy.
     /// A locked journal (or backup) reads through `cipher`.
-    static func withSnapshot<T>(of file: String, shownAs path: String, cipher: JournalCipher? = nil,
+    /// `salvaging` (a recovery): a locked journal's log is read up to a frame that does not open,
+    /// wherever it is, instead of that frame being damage.
+    static func withSnapshot<T>(of file: String, shownAs path: String, cipher: JournalCipher? = nil, salvaging: Bool = false,
                                 _ work: (DatabaseQueue) throws -> T) throws -> T {
         var status = stat()
         guard stat(file, &status) == 0 else {
@@ -162,7 +164,7 @@ public enum JournalRescue {
             defer { try? queue.close() }
             return try work(queue)
         }
-        return try JournalFile.withPrivateCopy(of: file, cipher: cipher, work)
+        return try JournalFile.withPrivateCopy(of: file, cipher: cipher, salvaging: salvaging, work)
     }
 }
 

@@ -4,9 +4,9 @@ import Foundation
 import GRDB
 import XCTest
 
-/// A locked journal's write-ahead log as a crash or a bad disk leaves it: a frame cut short, a
-/// byte changed in a frame already committed. The journal opens as a plain one would, with what
-/// SQLite's own checksums say the log holds, and nothing crashes.
+/// A locked journal's write-ahead log as a crash or a bad disk leaves it: a frame cut short (the
+/// journal opens with every save before it), a byte changed in a frame already committed (damage,
+/// never a silent loss of the saves after it), and nothing crashes.
 final class LockedLogFaultTests: XCTestCase {
     private let folder = TemporaryFolder()
     private lazy var path = folder.file("journal.sqlite")
@@ -76,13 +76,12 @@ final class LockedLogFaultTests: XCTestCase {
     // MARK: - A changed byte in a committed frame
 
     /// A byte changed in the page of a frame in the middle of the log, read by the next open's
-    /// recovery. Recovery reads whole frames; the VFS opens each, and hands one whose tag refuses
-    /// it back as it is on disk (sealed). SQLite's checksum of that frame (over the page as it
-    /// was written, in the clear) then fails and the log ends at the last commit before it: the
-    /// journal opens healthy with the saves committed before the damaged frame, and those from
-    /// its transaction on are lost. That is what SQLite does with the same damage to a plain
-    /// log, whose checksums fail the same way.
-    func testAChangedFrameInTheLogEndsItAtTheCommitBeforeOnRecovery() throws {
+    /// recovery. Recovery reads whole frames; the VFS opens each. A frame that does not open with
+    /// a whole transaction after it is not a crash's torn end of the log: it is damage, and the
+    /// saves after it are not dropped unsaid (SQLite alone would end the log at the commit before
+    /// it, its checksum failing). The journal is not opened and left as it is; `--check` says it
+    /// is damaged, and `--recover` salvages the saves committed before the damaged frame.
+    func testAChangedFrameInTheMiddleOfTheLogIsDamageAndRecoverSalvagesTheSavesBeforeIt() throws {
         let (store, cipher) = try lockedJournalWithSavesInItsLog()
         try copyAsCrashed()
         store.close()
@@ -91,13 +90,23 @@ final class LockedLogFaultTests: XCTestCase {
         let survivors = log.commits.filter { $0 < damaged }.count
         XCTAssertTrue((1..<saves).contains(survivors), "a frame of a save in the middle of the log")
         try LogFrames.flipByte(crashed + "-wal", at: log.offset(ofFrame: damaged) + LogFrames.headerSize + 1000)
+        try FileManager.default.copyItem(atPath: path + ".key", toPath: crashed + ".key")
+        let files = try [crashed, crashed + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
 
         let refusedBefore = JournalCipher.refusedPages
-        let reopened = try JournalStore(path: crashed, cipher: cipher)
-        XCTAssertEqual(reopened.check(), .healthy)
+        XCTAssertThrowsError(try JournalStore(path: crashed, cipher: cipher), "not opened as if the log ended there") {
+            XCTAssertEqual($0 as? JournalError, .damaged(path: self.crashed))
+        }
         XCTAssertGreaterThan(JournalCipher.refusedPages, refusedBefore, "the frame's tag refused it")
-        XCTAssertEqual(try titles(reopened), expectedTitles(survivors))
-        reopened.close()
+        XCTAssertFalse(JournalRescue.check(path: crashed, cipher: cipher).healthy)
+        XCTAssertEqual(try [crashed, crashed + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, files, "left as it was")
+
+        let output = folder.file("recovered.sqlite")
+        let recovery = try JournalRescue.recover(from: crashed, to: output, cipher: cipher)
+        XCTAssertEqual(recovery.recovered, survivors)
+        let recovered = try JournalStore(path: output, cipher: cipher)
+        XCTAssertEqual(try titles(recovered), expectedTitles(survivors))
+        recovered.close()
     }
 
     /// The same damage while the journal is open: its wal-index already lists the frame, so no
