@@ -122,6 +122,12 @@ enum JournalFile {
         }
     }
 
+    /// SQLite's check of a journal's health: `quick_check` for a plain one (every page whole);
+    /// for a locked one `integrity_check`, which also finds every index agreeing with its table.
+    /// Each page of a locked journal opens only as itself, but a page put back from an older copy
+    /// sealed by the same key opens too: the table and its indexes then disagree.
+    static func healthCheck(_ cipher: JournalCipher?) -> String { cipher == nil ? "quick_check" : "integrity_check" }
+
     /// A read-only connection that takes no lock and never looks at (or makes) side files.
     /// Only right while no one writes the file: for a journal before its check, and rescue tools.
     static func immutable(_ file: String, cipher: JournalCipher? = nil) throws -> DatabaseQueue {

@@ -29,7 +29,7 @@ public enum JournalRescue {
     private static func checkPages(_ file: String, shownAs path: String, cipher: JournalCipher?) -> Verdict {
         do {
             return try withSnapshot(of: file, shownAs: path, cipher: cipher) { queue in
-                let report = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                let report = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(JournalFile.healthCheck(cipher))") }
                 let count = try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") }
                 if report == ["ok"] {
                     return Verdict(healthy: true, lines: [String(format: tr("healthy: %@ (%@ entries)"), path, "\(count ?? 0)")])

@@ -146,7 +146,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         do {
             let checker = try openChecker()
             defer { try? checker.close() }
-            let report = try checker.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            let report = try checker.read { db in try String.fetchAll(db, sql: "PRAGMA \(JournalFile.healthCheck(cipher))") }
             verdict = report == ["ok"] ? .healthy : .damaged(report: report)
         } catch {
             verdict = .damaged(report: [(error as? DatabaseError)?.message ?? "\(error)"])

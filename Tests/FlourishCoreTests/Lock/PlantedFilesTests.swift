@@ -128,4 +128,38 @@ final class PlantedFilesTests: XCTestCase {
         XCTAssertEqual(try titles(last).count, 61)
         last.close()
     }
+
+    /// A page of an older copy of the locked journal, sealed by the same key, put back at its
+    /// place: it opens (its number is the same), and SQLite's quick check of each page finds
+    /// nothing wrong, but the entry's row no longer agrees with the journal's date index. The
+    /// health check of a locked journal is SQLite's integrity check, which finds it.
+    func testAPageOfAnOlderCopyPutBackIsDamage() throws {
+        let cipher = try lockedJournal()
+        let older = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        let store = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(store.check(), .healthy)
+        let id = try XCTUnwrap(store.entryIDs().last)
+        let moved = try EntryDraft(title: "Day 0", body: "Words of Day 0.", mood: .okay, date: Date(timeIntervalSince1970: 1_600_000_000)).validated().get()
+        _ = try store.update(id: id, with: moved, updatedAt: Date())
+        store.close()
+        // The page that holds that row, from the older copy, at its place.
+        let queue = try DatabaseQueue(path: JournalFile.location(path, cipher: cipher), configuration: JournalFile.configuration(cipher))
+        let page = try XCTUnwrap(queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1")
+        })
+        try queue.close()
+        let size = 4096
+        var spliced = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertNotEqual(spliced.subdata(in: (page - 1) * size..<page * size), older.subdata(in: (page - 1) * size..<page * size))
+        spliced.replaceSubrange((page - 1) * size..<page * size, with: older.subdata(in: (page - 1) * size..<page * size))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: spliced))
+
+        let quick = try DatabaseQueue(path: JournalFile.location(path, cipher: cipher), configuration: JournalFile.configuration(cipher))
+        XCTAssertEqual(try quick.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }, ["ok"], "each page on its own is whole")
+        try quick.close()
+        let reopened = try JournalStore(path: path, cipher: cipher)
+        guard case .damaged = reopened.check() else { return XCTFail("a page put back from an older copy is damage") }
+        reopened.close()
+        XCTAssertFalse(JournalRescue.check(path: path, cipher: cipher).healthy, "--check says so too")
+    }
 }
