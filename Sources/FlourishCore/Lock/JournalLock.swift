@@ -160,7 +160,9 @@ public enum JournalLock {
     public static func removeLock(path: String, cipher: JournalCipher) throws(JournalError) -> Unlocked {
         let file = JournalFile.resolve(path)
         guard isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not locked."), path)) }
-        try convert(file, shownAs: path, from: cipher, to: nil) {}
+        try convert(file, shownAs: path, from: cipher, to: nil) { () throws(JournalError) in
+            try exposePhotoKeys(inPlain: file + ".unlocking", shownAs: path)
+        }
         let (opened, removed) = convertBackups(of: file, from: cipher, to: nil)
         try? FileManager.default.removeItem(atPath: keyFile(of: file))
         try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
@@ -250,6 +252,7 @@ public enum JournalLock {
                 try JournalRescue.withSnapshot(of: backup, shownAs: backup, cipher: source) { queue in
                     try JournalFile.vacuum(queue, intoNewFile: copy, cipher: target)
                 }
+                if target == nil { try exposePhotoKeys(inPlain: copy, shownAs: backup) }
                 if ownKeyFile {
                     if let lockFile { try lockFile.write(to: keyFile(of: backup)) } else { unlink(keyFile(of: backup)) }
                 }
@@ -265,6 +268,21 @@ public enum JournalLock {
         try? PrivateFile.syncFolder(of: JournalBackups(journal: file).folder + "/x")
         try? PrivateFile.syncFolder(of: file)
         return (converted, removed)
+    }
+
+    /// A journal made plain: its photo keys are on the disk in the clear from now on, so none of
+    /// them counts as made while locked any more (`photo_key.made_locked`). Locked again, the
+    /// journal seals new photos with a key it makes then.
+    private static func exposePhotoKeys(inPlain file: String, shownAs path: String) throws(JournalError) {
+        do {
+            let queue = try DatabaseQueue(path: file)
+            defer { try? queue.close() }
+            try queue.write { db in
+                if try db.tableExists("photo_key") { try db.execute(sql: "UPDATE photo_key SET made_locked = 0 WHERE made_locked != 0") }
+            }
+        } catch {
+            throw JournalError(error, path: path)
+        }
     }
 
     /// Whether the copy `backup` is plain already (`target` nil) or sealed by `target` already.

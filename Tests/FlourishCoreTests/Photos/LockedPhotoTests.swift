@@ -79,6 +79,18 @@ final class LockedPhotoTests: XCTestCase {
         store = try JournalStore(path: path)
         XCTAssertEqual(try store.photo(before), PhotoStoreTests.picture(1))
         XCTAssertEqual(try store.photo(after), PhotoStoreTests.picture(2))
+        XCTAssertEqual(try self.keys(store).map(\.madeLocked), [false, false], "its keys are in the clear now, the locked one too")
+        store.close()
+
+        // Locked again: the key made during the first lock was on the disk in the clear since,
+        // so new photos get a new one, made now.
+        let relocked = try JournalLock.lock(path: path, passphrase: "a second passphrase", cost: .interactive)
+        store = try JournalStore(path: path, cipher: relocked.cipher)
+        let third = try store.addPhoto(PhotoStoreTests.picture(4), fileName: "third.jpg")
+        XCTAssertEqual(try self.keys(store).map(\.madeLocked), [false, false, true])
+        XCTAssertNotEqual(try self.keys(store).last?.key, lockedKey)
+        XCTAssertEqual(try store.photo(third), PhotoStoreTests.picture(4))
+        XCTAssertEqual(try store.photo(after), PhotoStoreTests.picture(2), "older photos open with their own keys")
         store.close()
     }
 }
