@@ -426,6 +426,48 @@ check("and exports the same photos, byte for byte", {name: data for name, data i
       == {name: data for name, data in members.items() if name != "journal.json"})
 check("and the same entries", json.loads(again_members["journal.json"])["entries"] == document["entries"])
 
+# --encrypt killed part-way, then run again: whatever it had done, the second run ends with the
+# journal locked under that passphrase, every entry in it, nothing in the clear and no half-made
+# file left. The kill comes a little later each time after the sealed copy appears (the first
+# thing written once the passphrase is known), so it lands before, during and after the key file,
+# the backups and the swap. Bounded: eight kills.
+def kill_encrypt(journal_path, delay):
+    process = subprocess.Popen([flourish, "--database", journal_path, "--encrypt"], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=environment)
+    process.stdin.write(passphrase + "\n")
+    process.stdin.close()
+    deadline = time.monotonic() + 30
+    while not os.path.exists(journal_path + ".locking") and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    time.sleep(delay)
+    process.kill()
+    return process.wait()
+
+
+for number, delay in enumerate([0, 0.001, 0.002, 0.004, 0.008, 0.016, 0.03, 0.06]):
+    kill_folder = os.path.join(root, f"killed-{number}")
+    kill_journal = os.path.join(kill_folder, "journal.sqlite")
+    os.makedirs(os.path.join(kill_folder, "backups"), mode=0o700)
+    status, out, err = run("--import", words, database=kill_journal)
+    with sqlite3.connect(kill_journal) as source, sqlite3.connect(os.path.join(kill_folder, "backups", "journal-2026-11-19.sqlite")) as copy:
+        source.backup(copy)
+    source.close()
+    copy.close()
+    killed = kill_encrypt(kill_journal, delay)
+    status, out, err = run("--encrypt", stdin=passphrase + "\n", database=kill_journal)
+    state = "finished already" if killed == 0 else ("already locked" if "already locked" in err else out.splitlines()[:1])
+    export_killed = os.path.join(outside, f"killed-{number}.json")
+    opened, _, _ = run("--export", "json", export_killed, stdin=passphrase + "\n", database=kill_journal)
+    with open(export_killed, encoding="utf-8") as file:
+        titles = sorted(entry["title"] for entry in json.load(file)["entries"])
+    left = [name for name in os.listdir(kill_folder) + os.listdir(os.path.join(kill_folder, "backups"))
+            if name.endswith((".locking", ".converting", ".unlocking"))]
+    clear = in_the_clear(files_under(kill_folder), secrets)
+    check(f"--encrypt killed {delay * 1000:g} ms after its sealed copy appeared (then: {state}), run again: locked, whole, "
+          f"nothing in the clear, nothing half made",
+          (status == 0 or "already locked" in err) and opened == 0 and not open(kill_journal, "rb").read(16).startswith(b"SQLite format 3")
+          and titles == sorted(title for _, title, _, _, _, _ in entries) and left == [] and clear == [])
+
 # The passphrase was never written anywhere, nor said.
 for path, contents in sorted(files_under(root).items()):
     if any(passphrase.encode() in data for data in contents):
