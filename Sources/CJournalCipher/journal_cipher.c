@@ -244,19 +244,26 @@ static int frame_page(CipherFile *file, sqlite3_int64 page_offset, uint32_t *pag
     return SQLITE_OK;
 }
 
-/// Whether a frame after `from` in the log belongs to it (the salts of the log's header), ends a
-/// transaction, and opens: a frame before it that does not open is then not a crash's torn end
-/// of the log but damage in its middle, and must not silently end the log there.
-static int later_commit_opens(CipherFile *file, sqlite3_int64 from) {
+/// Whether the frame at `bad` (one that does not open) is in the middle of the log rather than
+/// at its torn end: whether, after the commit that ends `bad`'s own transaction, a further
+/// transaction of the same log (the salts of its header) ends in a frame that opens. A power cut
+/// during a commit may tear any frame of that last transaction, its commit frame reaching the disk
+/// whole: that transaction is dropped, as SQLite drops it, and is no damage.
+static int later_commit_opens(CipherFile *file, sqlite3_int64 bad) {
     unsigned char salts[8], frame[FRAME], plain[PAGE];
     if (file->real->pMethods->xRead(file->real, salts, sizeof salts, 16) != SQLITE_OK) return 0;
     sqlite3_int64 size = 0;
     if (file->real->pMethods->xFileSize(file->real, &size) != SQLITE_OK) return 0;
-    int found = 0;
-    for (sqlite3_int64 offset = from; !found && offset + FRAME <= size; offset += FRAME) {
+    int own_transaction_ended = 0, found = 0;
+    for (sqlite3_int64 offset = bad; !found && offset + FRAME <= size; offset += FRAME) {
         if (file->real->pMethods->xRead(file->real, frame, FRAME, offset) != SQLITE_OK) break;
-        found = memcmp(frame + 8, salts, sizeof salts) == 0 && big_endian_32(frame + 4) != 0
-            && open_page_quietly(file->key, big_endian_32(frame), frame + FRAME_HEADER, plain) == 0;
+        if (memcmp(frame + 8, salts, sizeof salts) != 0) break; // an older log's frame: the log ended
+        int commit = big_endian_32(frame + 4) != 0;
+        if (!own_transaction_ended) {
+            own_transaction_ended = commit;
+            continue;
+        }
+        found = commit && open_page_quietly(file->key, big_endian_32(frame), frame + FRAME_HEADER, plain) == 0;
     }
     sodium_memzero(plain, sizeof plain);
     return found;
@@ -277,14 +284,15 @@ static int read_wal(CipherFile *file, unsigned char *buffer, int amount, sqlite3
     int rc = file->real->pMethods->xRead(file->real, buffer, amount, offset);
     if (position == 0 && amount == FRAME && rc == SQLITE_OK) {
         // Recovery reads whole frames to find where the log ends. A frame that does not open
-        // because a crash tore it (the log's last) is handed back as it is: its checksum then
-        // fails, and SQLite ends the log there, as it does for a torn frame in a plain log. One
-        // with a whole transaction after it is damage: the saves after it are not dropped unsaid.
+        // because a crash tore it (in the log's last transaction) is handed back as it is: its
+        // checksum then fails, and SQLite ends the log there, as it does for a torn frame in a
+        // plain log. One with a whole transaction after its own is damage: the saves after it are
+        // not dropped unsaid.
         unsigned char plain[PAGE];
         int opened = open_page(file->key, big_endian_32(buffer), buffer + FRAME_HEADER, plain) == 0;
         if (opened) memcpy(buffer + FRAME_HEADER, plain, PAGE);
         sodium_memzero(plain, sizeof plain);
-        if (!opened && !file->salvage && later_commit_opens(file, offset + FRAME)) return SQLITE_IOERR_DATA;
+        if (!opened && !file->salvage && later_commit_opens(file, offset)) return SQLITE_IOERR_DATA;
         return SQLITE_OK;
     }
     // The log's header, a frame's header, or the end of the log: none holds a page's content.

@@ -58,7 +58,8 @@ private func finishLocking(_ path: String) -> Never {
     do {
         let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
         let done = try JournalLock.finishLocking(path: path, cipher: cipher)
-        finished(String(format: tr("Locked the journal at %@ again, with the passphrase and recovery key it had."), path),
+        finished(String(format: tr("Locked the journal at %@ again, with the passphrase it had."), path) + "\n"
+                 + String(format: tr("New recovery key (the one before it no longer opens the journal; this one is shown only now): %@"), done.recoveryKey),
                  done.backupsSealed, done.backupsRemoved, tr("Backups locked with it: %@."))
     } catch {
         failed(error)

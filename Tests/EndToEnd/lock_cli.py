@@ -292,12 +292,16 @@ status, out, err = run("--encrypt", stdin="not the passphrase at all\n")
 check(f"--encrypt then asks for the key file's passphrase: a wrong one changes nothing ({err})",
       status == 1 and files() == before)
 status, out, err = run("--encrypt", stdin=passphrase + "\n")
-check(f"with it, --encrypt locks the plain journal again under the same key ({out.splitlines()[:1]})",
-      status == 0 and out.startswith(f"Locked the journal at {journal} again") and "Recovery key" not in out)
-check("its key file is the one it had", files()[journal + ".key"] == before[journal + ".key"])
+renewed = re.search(r"^New recovery key \(.*\): ((?:[A-Z2-7]{4}-){7}[A-Z2-7]{4})$", out, re.M)
+check(f"with it, --encrypt locks the plain journal again under the same key and passphrase, and a new recovery key "
+      f"(a lock cut short never showed its own) ({out.splitlines()[:1]})",
+      status == 0 and out.startswith(f"Locked the journal at {journal} again") and renewed is not None and renewed.group(1) != recovery_key)
+status, out, err = run("--export", "json", export, stdin=recovery_key + "\n")
+check(f"the recovery key before it no longer opens it ({err})", status == 1)
+recovery_key = renewed.group(1)
 status, out, err = run("--export", "json", export, stdin=recovery_key + "\n")
 with open(export, encoding="utf-8") as file:
-    check(f"and it opens with the recovery key it had, with its entries ({out})",
+    check(f"the new one does, with its entries ({out})",
           status == 0 and sorted(entry["title"] for entry in json.load(file)["entries"]) == sorted(title for _, title, _, _, _, _ in entries))
 check_sealed("after locking the plain file again")
 
@@ -431,20 +435,22 @@ check("and the same entries", json.loads(again_members["journal.json"])["entries
 # file left. The kill comes a little later each time after the sealed copy appears (the first
 # thing written once the passphrase is known), so it lands before, during and after the key file,
 # the backups and the swap. Bounded: eight kills.
-def kill_encrypt(journal_path, delay):
+def kill_encrypt(journal_path, after, delay):
     process = subprocess.Popen([flourish, "--database", journal_path, "--encrypt"], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=environment)
     process.stdin.write(passphrase + "\n")
     process.stdin.close()
     deadline = time.monotonic() + 30
-    while not os.path.exists(journal_path + ".locking") and process.poll() is None and time.monotonic() < deadline:
+    while not os.path.exists(journal_path + after) and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.0005)
     time.sleep(delay)
     process.kill()
     return process.wait()
 
 
-for number, delay in enumerate([0, 0.001, 0.002, 0.004, 0.008, 0.016, 0.03, 0.06]):
+# After the sealed copy appears, and after the key file does (the start of the backups' sealing).
+for number, (after, delay) in enumerate([(".locking", 0), (".locking", 0.002), (".locking", 0.008), (".locking", 0.03),
+                                         (".key", 0), (".key", 0.001), (".key", 0.004), (".key", 0.016)]):
     kill_folder = os.path.join(root, f"killed-{number}")
     kill_journal = os.path.join(kill_folder, "journal.sqlite")
     os.makedirs(os.path.join(kill_folder, "backups"), mode=0o700)
@@ -453,7 +459,7 @@ for number, delay in enumerate([0, 0.001, 0.002, 0.004, 0.008, 0.016, 0.03, 0.06
         source.backup(copy)
     source.close()
     copy.close()
-    killed = kill_encrypt(kill_journal, delay)
+    killed = kill_encrypt(kill_journal, after, delay)
     status, out, err = run("--encrypt", stdin=passphrase + "\n", database=kill_journal)
     state = "finished already" if killed == 0 else ("already locked" if "already locked" in err else out.splitlines()[:1])
     export_killed = os.path.join(outside, f"killed-{number}.json")
@@ -463,7 +469,7 @@ for number, delay in enumerate([0, 0.001, 0.002, 0.004, 0.008, 0.016, 0.03, 0.06
     left = [name for name in os.listdir(kill_folder) + os.listdir(os.path.join(kill_folder, "backups"))
             if name.endswith((".locking", ".converting", ".unlocking"))]
     clear = in_the_clear(files_under(kill_folder), secrets)
-    check(f"--encrypt killed {delay * 1000:g} ms after its sealed copy appeared (then: {state}), run again: locked, whole, "
+    check(f"--encrypt killed {delay * 1000:g} ms after its {after} file appeared (then: {state}), run again: locked, whole, "
           f"nothing in the clear, nothing half made",
           (status == 0 or "already locked" in err) and opened == 0 and not open(kill_journal, "rb").read(16).startswith(b"SQLite format 3")
           and titles == sorted(title for _, title, _, _, _, _ in entries) and left == [] and clear == [])

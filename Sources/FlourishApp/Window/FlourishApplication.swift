@@ -295,7 +295,12 @@ public final class FlourishApplication {
     private static func keepUp(_ store: JournalStore, forgettingKeptDrafts: Bool) {
         DispatchQueue.global(qos: .utility).async {
             do {
-                if let cipher = store.cipher { _ = try JournalLock.sealPlainCopies(path: store.path, cipher: cipher) }
+                if let cipher = store.cipher {
+                    for removed in try JournalLock.sealPlainCopies(path: store.path, cipher: cipher).removed {
+                        let words = String(format: tr("Removed the backup %@: it could not be read, and no copy of the journal may stay behind as it was."), removed)
+                        FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
+                    }
+                }
                 if try JournalBackups(journal: store.path).keepUp(store) != nil {
                     DispatchQueue.main.async { Trace.once("backup written") }
                 }

@@ -76,14 +76,26 @@ public enum JournalLock {
             try LockFile(key: key, keyID: cipher.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
         }
         var backups: (converted: [String], removed: [String]) = ([], [])
-        try convert(file, shownAs: path, from: nil, to: cipher) { () throws(JournalError) in
-            // The key file first, then the backups, then the journal: a crash before the journal's
-            // rename leaves the plain journal beside its key file, which nothing opens until
-            // `--encrypt` finishes the lock (`finishLocking`) or `--decrypt` lets it go
-            // (`finishRemovingLock`); once the journal is locked, no copy of it is left plain.
-            try lockFile.write(to: keyFile(of: file))
-            backups = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
-            try writeBackupKeyFile(lockFile, of: file)
+        do {
+            try convert(file, shownAs: path, from: nil, to: cipher) { () throws(JournalError) in
+                // The key file first, then the backups, then the journal: a crash before the journal's
+                // rename leaves the plain journal beside its key file, which nothing opens until
+                // `--encrypt` finishes the lock (`finishLocking`) or `--decrypt` lets it go
+                // (`finishRemovingLock`); once the journal is locked, no copy of it is left plain.
+                try lockFile.write(to: keyFile(of: file))
+                backups = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
+                try writeBackupKeyFile(lockFile, of: file)
+            }
+        } catch {
+            // A failure (not a crash) before the journal was swapped in changes nothing: the copies
+            // sealed so far are made plain again and the key files go, so the journal opens as
+            // the plain journal it still is.
+            if JournalFile.hasSQLiteHeader(file) {
+                _ = convertBackups(of: file, from: cipher, to: nil, only: backups.converted)
+                unlink(keyFile(of: file))
+                unlink(keyFile(of: backupKeyFileStand(of: file)))
+            }
+            throw error
         }
         // The reminder's hint, from the start.
         if let queue = try? JournalFile.immutable(file, cipher: cipher) {
@@ -94,23 +106,29 @@ public enum JournalLock {
     }
 
     /// `--encrypt` on a half-locked journal: seals the plain journal under the key its key file
-    /// holds (`cipher`, from that key file's passphrase) and its plain backups with it, as `lock`
-    /// would have. The key file and the recovery key stay as they are.
-    public static func finishLocking(path: String, cipher: JournalCipher) throws(JournalError) -> (backupsSealed: [String], backupsRemoved: [String]) {
+    /// holds (`cipher`, from that key file's passphrase or recovery key) and its copies with it,
+    /// as `lock` would have. The passphrase stays; the recovery key is made anew and returned
+    /// (`recoveryKey`): a lock cut short never showed the one it made.
+    public static func finishLocking(path: String, cipher: JournalCipher) throws(JournalError) -> Locked {
         let file = JournalFile.resolve(path)
         guard isHalfLocked(path), JournalFile.size(of: file) > 0 else {
             throw .other(reason: String(format: tr("The journal at %@ is not half locked."), path))
         }
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
-        try convert(file, shownAs: path, from: nil, to: cipher, evenHalfLocked: true) {}
+        let recoveryKey = RecoveryKey.random()
+        let renewed = try cipher.withKey { key throws(JournalError) in try lockFile.withRecoveryKey(key, recoveryKey) }
+        var backups: (converted: [String], removed: [String]) = ([], [])
+        try convert(file, shownAs: path, from: nil, to: cipher, evenHalfLocked: true) { () throws(JournalError) in
+            try renewed.write(to: keyFile(of: file))
+            backups = convertBackups(of: file, from: nil, to: cipher, keyFile: renewed)
+            try writeBackupKeyFile(renewed, of: file)
+        }
         if let queue = try? JournalFile.immutable(file, cipher: cipher) {
             try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
             try? queue.close()
         }
-        let (sealed, removed) = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
-        try writeBackupKeyFile(lockFile, of: file)
-        return (sealed, removed)
+        return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: backups.converted, backupsRemoved: backups.removed)
     }
 
     /// `--decrypt` on a half-locked journal: the journal is plain already; its backups still
@@ -144,10 +162,9 @@ public enum JournalLock {
         let stand = keyFile(of: backupKeyFileStand(of: file))
         if !FileManager.default.fileExists(atPath: stand) { try writeBackupKeyFile(lockFile, of: file) }
         guard !plain.isEmpty else { return ([], []) }
-        let result = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
-        // Only the plain ones were converted: the others were sealed already.
-        let sealed = result.converted.filter(plain.contains)
-        return (sealed, result.removed)
+        // Only the plain ones: a copy sealed by another key, or damaged, is not this one's to judge.
+        let result = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile, only: plain)
+        return (result.converted, result.removed)
     }
 
     /// What removing the lock did.
@@ -234,10 +251,11 @@ public enum JournalLock {
     /// Every copy of the journal Flourish made, each sealed (or opened) the same way; those that
     /// cannot be read are removed, so none stays in the clear. Returns which were converted and
     /// which removed.
+    /// `only`: these copies and no other (those of `copies(of:)` it names).
     private static func convertBackups(of file: String, from source: JournalCipher?, to target: JournalCipher?,
-                                       keyFile lockFile: LockFile? = nil) -> (converted: [String], removed: [String]) {
+                                       keyFile lockFile: LockFile? = nil, only: [String]? = nil) -> (converted: [String], removed: [String]) {
         var converted: [String] = [], removed: [String] = []
-        for (backup, ownKeyFile) in copies(of: file) {
+        for (backup, ownKeyFile) in copies(of: file) where only?.contains(backup) ?? true {
             // Already as it should be: converted before a conversion was cut short.
             if isAlready(backup, as: target) {
                 if ownKeyFile {

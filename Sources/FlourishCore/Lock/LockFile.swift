@@ -41,12 +41,18 @@ struct LockFile: Codable, Equatable {
                                       cost: .interactive)
     }
 
-    private init(_ file: LockFile, passphrase: Wrapped) {
+    /// `file` with one of its wrappings replaced.
+    private init(_ file: LockFile, passphrase: Wrapped? = nil, recovery: Wrapped? = nil) {
         format = file.format
         version = file.version
         keyID = file.keyID
-        recovery = file.recovery
-        self.passphrase = passphrase
+        self.passphrase = passphrase ?? file.passphrase
+        self.recovery = recovery ?? file.recovery
+    }
+
+    /// The same key file with the key wrapped under a new recovery key (the passphrase stays).
+    func withRecoveryKey(_ key: [UInt8], _ recoveryKey: String) throws(JournalError) -> LockFile {
+        LockFile(self, recovery: try Self.wrap(key, under: RecoveryKey.normalized(recoveryKey) ?? recoveryKey, role: "recovery", cost: .interactive))
     }
 
     /// The same key file with the key wrapped under a new passphrase (the recovery key stays).

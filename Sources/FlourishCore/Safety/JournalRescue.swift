@@ -208,7 +208,7 @@ extension JournalRescue {
                 guard case .journal = try JournalFile.classify(queue, shownAs: backup) else {
                     throw JournalError.notAJournal(path: backup)
                 }
-                guard try queue.read({ db in try String.fetchAll(db, sql: "PRAGMA quick_check") }) == ["ok"] else {
+                guard try queue.read({ db in try String.fetchAll(db, sql: "PRAGMA \(JournalFile.healthCheck(cipher))") }) == ["ok"] else {
                     throw JournalError.damaged(path: backup)
                 }
                 try JournalFile.vacuum(queue, intoNewFile: incoming, cipher: cipher)

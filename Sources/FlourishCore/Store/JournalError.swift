@@ -84,7 +84,7 @@ public enum JournalError: Error, Equatable, Sendable, LocalizedError {
         case .wrongPassphrase:
             tr("That passphrase does not open this journal. Check it and try again, or use the recovery key.")
         case let .halfLocked(path):
-            String(format: tr("The journal at %@ is not locked, but its key file (%@.key) is beside it: locking or unlocking it was cut short, or someone replaced the locked journal with a plain file. Flourish opens it only once you say which it is: “flourish --encrypt” locks it again with the key file’s passphrase, “flourish --decrypt” makes it plain for good (each asks for the passphrase). If you did neither, restore the locked journal from a backup."),
+            String(format: tr("The journal at %@ is not locked, but its key file (%@.key) is beside it: locking or unlocking it was cut short, or someone replaced the locked journal with a plain file. Flourish opens it only once you say which it is: “flourish --encrypt” locks it again with the key file’s passphrase, “flourish --decrypt” makes it plain for good (each asks for the passphrase). If you did neither, the file there is not your journal: move it away and put a copy of your locked journal in its place (the backups folder keeps locked copies)."),
                    path, (path as NSString).lastPathComponent)
         case let .keyFileMissing(path):
             String(format: tr("The journal at %@ is locked, and its key file (%@.key) is not beside it. Put the key file back beside the journal to open it."), path, (path as NSString).lastPathComponent)

@@ -68,10 +68,12 @@ final class HalfLockedTests: XCTestCase {
         let done = try JournalLock.finishLocking(path: path, cipher: try JournalLock.unlock(path: path, secret: passphrase))
         XCTAssertEqual(done.backupsSealed, [backup])
         XCTAssertTrue(JournalLock.isLocked(path))
-        XCTAssertEqual(bytes(path + ".key"), keyFile, "the same key, passphrase and recovery key")
+        XCTAssertNotEqual(bytes(path + ".key"), keyFile, "the recovery key is made anew: the cut-short lock never showed its own")
         XCTAssertFalse(JournalFile.hasSQLiteHeader(path))
         XCTAssertFalse(JournalFile.hasSQLiteHeader(backup))
-        let store = try JournalStore(path: path, cipher: try JournalLock.unlock(path: path, secret: locked.recoveryKey))
+        XCTAssertEqual(try JournalLock.unlock(path: path, secret: passphrase).keyID, done.cipher.keyID, "the same key and passphrase")
+        XCTAssertThrowsError(try JournalLock.unlock(path: path, secret: locked.recoveryKey), "the recovery key before it opens nothing")
+        let store = try JournalStore(path: path, cipher: try JournalLock.unlock(path: path, secret: done.recoveryKey))
         XCTAssertEqual(try titles(store), ["One", "Three", "Two"])
         store.close()
         let sealedBackup = try JournalStore(path: backup, cipher: try JournalLock.unlock(path: path, secret: passphrase))
@@ -138,5 +140,47 @@ final class HalfLockedTests: XCTestCase {
             store.close()
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: recovered + ".key"), "a recovered journal opens on its own")
+    }
+
+    /// A lock that fails (not a crash) after its key file and some backups were written changes
+    /// nothing: the backups are plain again, the key files gone, the journal opens as it was.
+    func testALockThatFailsBeforeTheSwapChangesNothing() throws {
+        let plain = try plainJournal()
+        // The backups' copy of the key file cannot be written: a folder is in its place.
+        let stand = folder.file("backups/journal.sqlite.key")
+        try FileManager.default.createDirectory(atPath: stand, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive))
+        XCTAssertFalse(JournalLock.isHalfLocked(path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".key"))
+        XCTAssertEqual(bytes(path), plain.journal)
+        XCTAssertTrue(JournalFile.hasSQLiteHeader(backup), "the backup sealed on the way is plain again")
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(try titles(store), ["One", "Three", "Two"])
+        store.close()
+        let copy = try JournalStore(path: backup)
+        XCTAssertEqual(try titles(copy), ["One", "Three", "Two"])
+        copy.close()
+    }
+
+    /// Sealing the plain copies of a locked journal judges only the plain ones: a copy sealed by
+    /// another key, or one that is not a database at all, is left exactly as it is.
+    func testSealingPlainCopiesLeavesEveryOtherCopyAlone() throws {
+        _ = try plainJournal()
+        _ = try JournalLock.lock(path: path, passphrase: passphrase, cost: .interactive)
+        let cipher = try JournalLock.unlock(path: path, secret: passphrase)
+        // Another journal, locked under its own key, its file put among the backups.
+        let other = folder.file("other/journal.sqlite")
+        let otherStore = try JournalStore(path: other)
+        try otherStore.save(entry("Elsewhere"))
+        otherStore.close()
+        _ = try JournalLock.lock(path: other, passphrase: "another passphrase", cost: .interactive)
+        let foreign = folder.file("backups/journal-2026-11-10.sqlite"), junk = folder.file("backups/journal-2026-11-11.sqlite")
+        try FileManager.default.copyItem(atPath: other, toPath: foreign)
+        XCTAssertTrue(FileManager.default.createFile(atPath: junk, contents: Data(repeating: 7, count: 5000)))
+        let before = [bytes(foreign), bytes(junk)]
+        let done = try JournalLock.sealPlainCopies(path: path, cipher: cipher)
+        XCTAssertEqual(done.sealed, [])
+        XCTAssertEqual(done.removed, [])
+        XCTAssertEqual([bytes(foreign), bytes(junk)], before)
     }
 }

@@ -73,6 +73,25 @@ final class LockedLogFaultTests: XCTestCase {
         XCTAssertFalse(JournalFile.hasSQLiteHeader(crashed))
     }
 
+    /// A power cut during the last save's commit: the log is synced only at commit, so any frame
+    /// of that last transaction may be torn while its commit frame reached the disk whole. That
+    /// transaction is dropped, as SQLite drops it in a plain log, and it is no damage: the journal
+    /// opens with every save before it.
+    func testAFrameTornInsideTheLastSaveOpensWithEverySaveBeforeIt() throws {
+        let (store, cipher) = try lockedJournalWithSavesInItsLog()
+        try copyAsCrashed()
+        store.close()
+        let log = try LogFrames(crashed + "-wal")
+        let lastStart = log.commits[log.commits.count - 2] + 1
+        XCTAssertLessThan(lastStart, log.count - 1, "the last save is several frames")
+        try LogFrames.flipByte(crashed + "-wal", at: log.offset(ofFrame: lastStart) + LogFrames.headerSize + 1000)
+
+        let reopened = try JournalStore(path: crashed, cipher: cipher)
+        XCTAssertEqual(reopened.check(), .healthy)
+        XCTAssertEqual(try titles(reopened), expectedTitles(saves - 1))
+        reopened.close()
+    }
+
     // MARK: - A changed byte in a committed frame
 
     /// A byte changed in the page of a frame in the middle of the log, read by the next open's
