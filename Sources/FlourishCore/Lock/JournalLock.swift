@@ -254,6 +254,12 @@ public enum JournalLock {
     /// `only`: these copies and no other (those of `copies(of:)` it names).
     private static func convertBackups(of file: String, from source: JournalCipher?, to target: JournalCipher?,
                                        keyFile lockFile: LockFile? = nil, only: [String]? = nil) -> (converted: [String], removed: [String]) {
+        // One conversion at a time (the window's upkeep and a command may both seal plain copies
+        // as they open the journal): they share each copy's ".converting" name, and one removing
+        // the other's half-made copy would make that copy's conversion fail and the copy go.
+        let folder = open(JournalBackups(journal: file).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 { flock(folder, LOCK_EX) }
+        defer { if folder >= 0 { close(folder) } }
         var converted: [String] = [], removed: [String] = []
         for (backup, ownKeyFile) in copies(of: file) where only?.contains(backup) ?? true {
             // Already as it should be: converted before a conversion was cut short.
