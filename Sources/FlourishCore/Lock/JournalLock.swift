@@ -76,6 +76,7 @@ public enum JournalLock {
             try LockFile(key: key, keyID: cipher.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
         }
         var backups: (converted: [String], removed: [String]) = ([], [])
+        var wroteKeyFile = false
         do {
             try convert(file, shownAs: path, from: nil, to: cipher) { () throws(JournalError) in
                 // The key file first, then the backups, then the journal: a crash before the journal's
@@ -83,6 +84,7 @@ public enum JournalLock {
                 // `--encrypt` finishes the lock (`finishLocking`) or `--decrypt` lets it go
                 // (`finishRemovingLock`); once the journal is locked, no copy of it is left plain.
                 try lockFile.write(to: keyFile(of: file))
+                wroteKeyFile = true
                 backups = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
                 try writeBackupKeyFile(lockFile, of: file)
             }
@@ -90,7 +92,8 @@ public enum JournalLock {
             // A failure (not a crash) before the journal was swapped in changes nothing: the copies
             // sealed so far are made plain again and the key files go, so the journal opens as
             // the plain journal it still is.
-            if JournalFile.hasSQLiteHeader(file) {
+            // (Only what this lock wrote: a key file found beside the journal is never removed here.)
+            if wroteKeyFile, JournalFile.hasSQLiteHeader(file) {
                 _ = convertBackups(of: file, from: cipher, to: nil, only: backups.converted)
                 unlink(keyFile(of: file))
                 unlink(keyFile(of: backupKeyFileStand(of: file)))

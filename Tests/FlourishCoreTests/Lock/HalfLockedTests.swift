@@ -41,6 +41,10 @@ final class HalfLockedTests: XCTestCase {
         XCTAssertTrue(JournalLock.isHalfLocked(path))
         XCTAssertFalse(JournalLock.isLocked(path))
         XCTAssertThrowsError(try JournalStore(path: path)) { XCTAssertEqual($0 as? JournalError, .halfLocked(path: self.path)) }
+        let keyFile = bytes(path + ".key")
+        XCTAssertThrowsError(try JournalLock.lock(path: path, passphrase: "someone else's", cost: .interactive),
+                             "a new lock is no way to settle it") { XCTAssertEqual($0 as? JournalError, .halfLocked(path: self.path)) }
+        XCTAssertEqual(bytes(path + ".key"), keyFile, "and the key file it found stays")
         XCTAssertEqual(bytes(path), plain.journal, "not a byte written")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
         let verdict = JournalRescue.check(path: path)
