@@ -165,13 +165,17 @@ func sealPlainCopies(of store: JournalStore, cipher: JournalCipher) {
     guard !JournalLock.plainCopies(path: store.path).isEmpty else { return }
     do {
         let done = try JournalLock.sealPlainCopies(path: store.path, cipher: cipher)
+        // (Each message bound to a name first: xgettext does not see a tr() inside an interpolation.)
         for copy in done.sealed {
-            FileHandle.standardError.write(Data("flourish: \(String(format: tr("%@ was a plain copy of the locked journal: it is locked now."), copy))\n".utf8))
+            let words = String(format: tr("%@ was a plain copy of the locked journal: it is locked now."), copy)
+            FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
         }
         for copy in done.removed {
-            FileHandle.standardError.write(Data("flourish: \(String(format: tr("Removed the backup %@: it could not be read, and no copy of the journal may stay behind as it was."), copy))\n".utf8))
+            let words = String(format: tr("Removed the backup %@: it could not be read, and no copy of the journal may stay behind as it was."), copy)
+            FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
         }
     } catch {
-        FileHandle.standardError.write(Data("flourish: \(String(format: tr("the plain copies of the locked journal could not be locked: %@"), error.errorDescription ?? "\(error)"))\n".utf8))
+        let words = String(format: tr("the plain copies of the locked journal could not be locked: %@"), error.errorDescription ?? "\(error)")
+        FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
     }
 }

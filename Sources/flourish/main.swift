@@ -130,7 +130,8 @@ if let remind {
         end(1)
     } catch {
         print(ReminderSwitch.summary(Preferences(path: preferences.path)))
-        FileHandle.standardError.write(Data("flourish: \(String(format: tr("the login item at %@ could not be changed: %@"), loginItem.path, error.localizedDescription))\n".utf8))
+        let words = String(format: tr("the login item at %@ could not be changed: %@"), loginItem.path, error.localizedDescription)
+        FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
         end(1)
     }
 }
