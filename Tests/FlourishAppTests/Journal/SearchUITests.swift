@@ -105,10 +105,25 @@ final class SearchUITests: XCTestCase {
     @MainActor
     private func topRow(of journal: JournalController) -> (title: String, y: Double)? {
         journal.rows.compactMap { row -> (title: String, y: Double)? in
-            guard let entry = row.entry, let bounds = row.view.bounds(in: journal.scroller),
+            // A row the list keeps but does not show is unmapped, its bounds those it last had.
+            guard let entry = row.entry, row.view.isMapped, let bounds = row.view.bounds(in: journal.scroller),
                   bounds.y <= 0, bounds.y + bounds.height > 0 else { return nil }
             return (entry.title, bounds.y)
         }.first
+    }
+
+    /// The row at the top once the list's layout has settled: the same row, as far down, before
+    /// and after a frame (a row measured for the first time may still move those after it).
+    @MainActor
+    private func settledTopRow(of journal: JournalController, _ harness: Harness) -> (title: String, y: Double)? {
+        var last = topRow(of: journal)
+        for _ in 0..<20 {
+            harness.waitForFrame("the journal's rows laid out")
+            let now = topRow(of: journal)
+            if let now, let last, now == last { return now }
+            last = now
+        }
+        return nil
     }
 
     func testEscapeBringsTheWholeJournalBackWhereItWas() throws {
@@ -121,7 +136,7 @@ final class SearchUITests: XCTestCase {
             journal.scroller.verticalPosition = 3_000
             harness.waitUntil("scrolled down") { journal.scroller.verticalPosition == 3_000 }
             harness.waitForFrame("the rows down there are shown")
-            let before = try XCTUnwrap(topRow(of: journal))
+            let before = try XCTUnwrap(settledTopRow(of: journal, harness), "the journal's layout settles")
 
             harness.main.window.activateAction("win.find")
             journal.search.entry.text = "heron"
@@ -135,7 +150,7 @@ final class SearchUITests: XCTestCase {
             harness.waitForFrame("the journal is laid out again")
             // Where it was is what the person sees: the same row at the top, as far down. (The
             // scroll position in pixels may change by a few as rows above are measured anew.)
-            let after = try XCTUnwrap(topRow(of: journal))
+            let after = try XCTUnwrap(settledTopRow(of: journal, harness), "the journal's layout settles again")
             XCTAssertEqual(after.title, before.title, "the same row at the top")
             XCTAssertEqual(after.y, before.y, accuracy: 0.5, "as far down")
             XCTAssertFalse(journal.search.isSearching)
