@@ -13,9 +13,8 @@ func cipherIfLocked(_ path: String) -> JournalCipher? {
     guard JournalLock.isLocked(path) else { return nil }
     // "Unlock when I log in": the keyring's key, while the session's keyring is open.
     if let kept = LockKeyring.cipher(for: path, file: JournalLock.file(of: path)) { return kept }
-    let secret = readSecret(prompt: tr("Passphrase or recovery key of the journal: "))
     do {
-        return try JournalLock.unlock(path: path, secret: secret)
+        return try cipherFromSecret(path)
     } catch {
         failed(error)
     }
@@ -42,11 +41,9 @@ func runEncrypt(_ path: String) -> Never {
     }
     do {
         let locked = try JournalLock.lock(path: path, passphrase: passphrase)
-        print(String(format: tr("Locked the journal at %@."), path))
-        print(String(format: tr("Recovery key (it opens the journal if the passphrase is forgotten; it is shown only now): %@"), locked.recoveryKey))
-        printBackups(sealed: locked.backupsSealed, removed: locked.backupsRemoved,
-                     sealedFormat: tr("Backups locked with it: %@."))
-        end(0)
+        finished(String(format: tr("Locked the journal at %@."), path) + "\n"
+                 + String(format: tr("Recovery key (it opens the journal if the passphrase is forgotten; it is shown only now): %@"), locked.recoveryKey),
+                 locked.backupsSealed, locked.backupsRemoved, tr("Backups locked with it: %@."))
     } catch {
         failed(error)
     }
@@ -56,7 +53,7 @@ func runEncrypt(_ path: String) -> Never {
 /// journal is sealed under the key its key file holds, after that key file's passphrase.
 private func finishLocking(_ path: String) -> Never {
     do {
-        let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
+        let cipher = try cipherFromSecret(path)
         let done = try JournalLock.finishLocking(path: path, cipher: cipher)
         finished(String(format: tr("Locked the journal at %@ again, with the passphrase it had."), path) + "\n"
                  + String(format: tr("New recovery key (the one before it no longer opens the journal; this one is shown only now): %@"), done.recoveryKey),
@@ -88,10 +85,8 @@ func runDecrypt(_ path: String) -> Never {
     do {
         let unlocked = try JournalLock.removeLock(path: path, cipher: cipher)
         forgetKeptKey(path)
-        print(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path))
-        printBackups(sealed: unlocked.backupsOpened, removed: unlocked.backupsRemoved,
-                     sealedFormat: tr("Backups made plain with it: %@."))
-        end(0)
+        finished(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path),
+                 unlocked.backupsOpened, unlocked.backupsRemoved, tr("Backups made plain with it: %@."))
     } catch {
         failed(error)
     }
@@ -101,7 +96,7 @@ func runDecrypt(_ path: String) -> Never {
 /// after the key file's passphrase, the plain journal stays plain and the key files go.
 private func finishRemovingLock(_ path: String) -> Never {
     do {
-        let cipher = try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
+        let cipher = try cipherFromSecret(path)
         let done = try JournalLock.finishRemovingLock(path: path, cipher: cipher)
         forgetKeptKey(path)
         finished(String(format: tr("The journal at %@ is no longer locked: it is plain SQLite again."), path),
@@ -109,6 +104,11 @@ private func finishRemovingLock(_ path: String) -> Never {
     } catch {
         failed(error)
     }
+}
+
+/// The key in the journal's key file, after its passphrase or recovery key (standard input).
+private func cipherFromSecret(_ path: String) throws(JournalError) -> JournalCipher {
+    try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
 }
 
 /// As the Preferences switch does: a plain journal has no key to keep.

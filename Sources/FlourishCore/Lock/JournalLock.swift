@@ -85,8 +85,7 @@ public enum JournalLock {
                 // (`finishRemovingLock`); once the journal is locked, no copy of it is left plain.
                 try lockFile.write(to: keyFile(of: file))
                 wroteKeyFile = true
-                backups = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
-                try writeBackupKeyFile(lockFile, of: file)
+                try sealCopies(of: file, under: cipher, keyFile: lockFile, into: &backups)
             }
         } catch {
             // A failure (not a crash) before the journal was swapped in changes nothing: the copies
@@ -100,11 +99,7 @@ public enum JournalLock {
             }
             throw error
         }
-        // The reminder's hint, from the start.
-        if let queue = try? JournalFile.immutable(file, cipher: cipher) {
-            try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
-            try? queue.close()
-        }
+        keepNewestDay(of: file, cipher: cipher)
         return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: backups.converted, backupsRemoved: backups.removed)
     }
 
@@ -124,13 +119,9 @@ public enum JournalLock {
         var backups: (converted: [String], removed: [String]) = ([], [])
         try convert(file, shownAs: path, from: nil, to: cipher, evenHalfLocked: true) { () throws(JournalError) in
             try renewed.write(to: keyFile(of: file))
-            backups = convertBackups(of: file, from: nil, to: cipher, keyFile: renewed)
-            try writeBackupKeyFile(renewed, of: file)
+            try sealCopies(of: file, under: cipher, keyFile: renewed, into: &backups)
         }
-        if let queue = try? JournalFile.immutable(file, cipher: cipher) {
-            try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
-            try? queue.close()
-        }
+        keepNewestDay(of: file, cipher: cipher)
         return Locked(recoveryKey: recoveryKey, cipher: cipher, backupsSealed: backups.converted, backupsRemoved: backups.removed)
     }
 
@@ -140,9 +131,7 @@ public enum JournalLock {
         let file = JournalFile.resolve(path)
         guard isHalfLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not half locked."), path)) }
         let (opened, removed) = convertBackups(of: file, from: cipher, to: nil)
-        try? FileManager.default.removeItem(atPath: keyFile(of: file))
-        try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
-        try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
+        removeKeyFiles(of: file)
         return Unlocked(backupsOpened: opened, backupsRemoved: removed)
     }
 
@@ -170,6 +159,31 @@ public enum JournalLock {
         return (result.converted, result.removed)
     }
 
+    /// Seals every copy of the journal (backups, recovered journals) under `cipher`, then puts
+    /// the backups' copy of the key file beside them: locking's step before the journal's swap.
+    /// `backups` says what was converted even when the key file's copy then fails (a failed lock
+    /// makes those copies plain again).
+    private static func sealCopies(of file: String, under cipher: JournalCipher, keyFile lockFile: LockFile,
+                                   into backups: inout (converted: [String], removed: [String])) throws(JournalError) {
+        backups = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile)
+        try writeBackupKeyFile(lockFile, of: file)
+    }
+
+    /// The reminder's hint beside a journal just locked, from the start.
+    private static func keepNewestDay(of file: String, cipher: JournalCipher) {
+        if let queue = try? JournalFile.immutable(file, cipher: cipher) {
+            try? queue.read { db in NewestDayKeeper(journal: file).refresh(db) }
+            try? queue.close()
+        }
+    }
+
+    /// A lock's last step when it is removed: its key files and the reminder's hint go.
+    private static func removeKeyFiles(of file: String) {
+        try? FileManager.default.removeItem(atPath: keyFile(of: file))
+        try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
+        try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
+    }
+
     /// What removing the lock did.
     public struct Unlocked: Sendable {
         public let backupsOpened: [String]
@@ -184,9 +198,7 @@ public enum JournalLock {
             try exposePhotoKeys(inPlain: file + ".unlocking", shownAs: path)
         }
         let (opened, removed) = convertBackups(of: file, from: cipher, to: nil)
-        try? FileManager.default.removeItem(atPath: keyFile(of: file))
-        try? FileManager.default.removeItem(atPath: NewestDay.file(of: file))
-        try? FileManager.default.removeItem(atPath: keyFile(of: backupKeyFileStand(of: file)))
+        removeKeyFiles(of: file)
         return Unlocked(backupsOpened: opened, backupsRemoved: removed)
     }
 
