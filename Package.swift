@@ -88,7 +88,7 @@ let package = Package(
         // region checker cannot see; the tests use Swift 5 mode and `MainActor.assumeIsolated`.
         .testTarget(
             name: "FlourishCoreTests",
-            dependencies: ["FlourishCore", "FlourishTestSupport", .product(name: "GRDB", package: "GRDB.swift"), "ZIPFoundation"],
+            dependencies: ["FlourishCore", "FlourishTestSupport", "CSodium", .product(name: "GRDB", package: "GRDB.swift"), "ZIPFoundation"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Swift Testing, in Swift 6 mode: what the store keeps, for any text at all.

@@ -10,16 +10,30 @@
 // with temp_store=MEMORY, and need none of them.
 //
 // A page on disk: ciphertext of its first 4056 bytes, then the nonce (24 bytes) and the tag (16)
-// in the page's reserved space. The associated data is the page's number, so a page moved to
-// another place in the file fails to open just as a changed one does. In the log, each frame's
-// 24-byte header stays as SQLite wrote it (page number, salts and checksums, none of the page's
-// content) and the page after it is sealed the same way, under the number its header gives.
+// in the page's reserved space. The associated data binds the page to its place and its file: the
+// page's number, and the file's identity, 8 random bytes chosen when the file is made, which
+// open every nonce of the file in the clear (the other 16 bytes are random per write). A page
+// moved to another place in the file, or from another file sealed by the same key (a backup, a
+// recovered copy), fails to open just as a changed one does. Page 1 tells a file's identity: the
+// first 8 bytes of its nonce, which it opens under.
+//
+// In the log, each frame's 24-byte header stays as SQLite wrote it (page number, salts, none of
+// the page's content) but for its two checksums, which SQLite sums over the page in the clear:
+// they are masked with a keyed hash of the frame's place and salts, so the log tells nothing of a
+// page's content. The page after the header is sealed as in the journal's file, under the number
+// its header gives and the journal file's identity.
+//
+// Format 1, the first locked journals': the associated data is the page number alone, the nonce
+// all random, and the log's checksums are not masked. Such a file is still read and written in its
+// own format, so that a log left by a crash plays back; Flourish rewrites it whole in format 2
+// (JournalLock.upgradeFormat) before it writes to it.
 #include "journal_cipher.h"
 
 #include <pthread.h>
 #include <sodium.h>
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +47,8 @@
 #define FRAME_HEADER 24
 #define FRAME (FRAME_HEADER + PAGE)
 #define SLOTS 32
+#define FILE_ID 8
+#define CHECKSUMS 16 /* where a frame header's two checksums start */
 
 enum kind { MAIN_DB = 1, WAL_FILE = 2, ROLLBACK = 3 };
 
@@ -48,6 +64,20 @@ typedef struct CipherFile {
     // Opened to salvage what a damaged log still holds (a rescue's copy, `salvage=1` in the URI):
     // a frame that does not open ends the log there, wherever it is.
     int salvage;
+    // The journal's file: its format (0 until page 1 has been read, or the file found empty) and
+    // identity. An empty file's identity is `provisional` until this connection writes a page
+    // (another connection may be making the file): a later read of the file, no longer empty,
+    // learns the one on disk.
+    int format;
+    int provisional;
+    int wrote;
+    unsigned char id[FILE_ID];
+    const char *name;
+    struct CipherFile *next_main;
+    // The log: its journal's file (opened before it, closed after it), and the key that masks its
+    // checksums (format 2), derived from the key when the log is opened.
+    struct CipherFile *main;
+    unsigned char *mask_key;
 } CipherFile;
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -66,6 +96,11 @@ static int slot_of(int id) {
     return -1;
 }
 static long refused_pages;
+
+// Every journal's file open through the VFS, found by the name SQLite opened it with: a log finds
+// its journal's file there (SQLite names the log from the same allocation, sqlite3_filename_database).
+static pthread_mutex_t mains_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CipherFile *mains;
 
 static sqlite3_vfs *root_vfs(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pAppData; }
 
@@ -131,29 +166,48 @@ static void count_refused(void) {
 
 // MARK: - Pages
 
-static void associated_data(unsigned char out[8], uint32_t page) {
-    memcpy(out, "FLJ1", 4);
-    out[4] = (unsigned char)(page >> 24);
-    out[5] = (unsigned char)(page >> 16);
-    out[6] = (unsigned char)(page >> 8);
-    out[7] = (unsigned char)page;
+/// How a page of `file` (the journal's file) is bound: its number and, in format 2, the file's
+/// identity. Returns the associated data's length.
+static size_t associated_data(unsigned char out[16], const struct CipherFile *file, uint32_t page) {
+    size_t length = 0;
+    if (file->format == 1) {
+        memcpy(out, "FLJ1", 4);
+        length = 4;
+    } else {
+        memcpy(out, "FLJ2", 4);
+        memcpy(out + 4, file->id, FILE_ID);
+        length = 4 + FILE_ID;
+    }
+    out[length] = (unsigned char)(page >> 24);
+    out[length + 1] = (unsigned char)(page >> 16);
+    out[length + 2] = (unsigned char)(page >> 8);
+    out[length + 3] = (unsigned char)page;
+    return length + 4;
 }
 
-static void seal_page(const unsigned char *key, uint32_t page, const unsigned char *plain, unsigned char *out) {
-    unsigned char ad[8];
-    associated_data(ad, page);
+/// Seals `plain`, page `page` of the journal's file `file`, into `out` under `key`.
+static void seal_page(const unsigned char *key, const struct CipherFile *file, uint32_t page, const unsigned char *plain,
+                      unsigned char *out) {
+    unsigned char ad[16];
+    size_t ad_length = associated_data(ad, file, page);
     unsigned char *nonce = out + SEALED;
-    randombytes_buf(nonce, NONCE_SIZE);
+    if (file->format == 1) {
+        randombytes_buf(nonce, NONCE_SIZE);
+    } else {
+        memcpy(nonce, file->id, FILE_ID);
+        randombytes_buf(nonce + FILE_ID, NONCE_SIZE - FILE_ID);
+    }
     crypto_aead_xchacha20poly1305_ietf_encrypt_detached(out, out + SEALED + NONCE_SIZE, NULL, plain, SEALED,
-                                                        ad, sizeof ad, NULL, nonce, key);
+                                                        ad, ad_length, NULL, nonce, key);
 }
 
 /// 0 when the page opened; its reserved space reads as zeros, as SQLite left it. Not counted.
-static int open_page_quietly(const unsigned char *key, uint32_t page, const unsigned char *sealed, unsigned char *out) {
-    unsigned char ad[8];
-    associated_data(ad, page);
+static int open_page_quietly(const unsigned char *key, const struct CipherFile *file, uint32_t page,
+                             const unsigned char *sealed, unsigned char *out) {
+    unsigned char ad[16];
+    size_t ad_length = associated_data(ad, file, page);
     if (crypto_aead_xchacha20poly1305_ietf_decrypt_detached(out, NULL, sealed, SEALED, sealed + SEALED + NONCE_SIZE,
-                                                            ad, sizeof ad, sealed + SEALED, key) != 0) {
+                                                            ad, ad_length, sealed + SEALED, key) != 0) {
         return -1;
     }
     memset(out + SEALED, 0, RESERVE);
@@ -161,25 +215,108 @@ static int open_page_quietly(const unsigned char *key, uint32_t page, const unsi
 }
 
 /// As open_page_quietly, a page that does not open counted as refused.
-static int open_page(const unsigned char *key, uint32_t page, const unsigned char *sealed, unsigned char *out) {
-    if (open_page_quietly(key, page, sealed, out) == 0) return 0;
+static int open_page(const unsigned char *key, const struct CipherFile *file, uint32_t page, const unsigned char *sealed,
+                     unsigned char *out) {
+    if (open_page_quietly(key, file, page, sealed, out) == 0) return 0;
     count_refused();
     return -1;
+}
+
+/// What page 1, as it is on disk (`raw`), says of its file: its format and identity, found by
+/// opening it (2 or 1), or 0 when it opens in neither (damage, or another key).
+static int format_of_page_one(const unsigned char *key, const unsigned char *raw, unsigned char id[FILE_ID]) {
+    struct CipherFile probe;
+    memset(&probe, 0, sizeof probe);
+    unsigned char plain[PAGE];
+    int format = 0;
+    memcpy(probe.id, raw + SEALED, FILE_ID);
+    probe.format = 2;
+    if (open_page_quietly(key, &probe, 1, raw, plain) == 0) {
+        format = 2;
+    } else {
+        probe.format = 1;
+        if (open_page_quietly(key, &probe, 1, raw, plain) == 0) format = 1;
+    }
+    sodium_memzero(plain, sizeof plain);
+    if (format) memcpy(id, probe.id, FILE_ID);
+    return format;
+}
+
+/// Learns the format and identity of the journal's file `file` before a page of it (or of its
+/// log) is read or written: from page 1 on disk, or, for an empty file, a new identity in
+/// format 2 (see `provisional`).
+static int know_identity(CipherFile *file) {
+    if (file->format && (!file->provisional || file->wrote)) return SQLITE_OK;
+    sqlite3_int64 size = 0;
+    int rc = file->real->pMethods->xFileSize(file->real, &size);
+    if (rc != SQLITE_OK) return rc;
+    if (size == 0) {
+        if (!file->format) {
+            file->format = 2;
+            file->provisional = 1;
+            randombytes_buf(file->id, FILE_ID);
+        }
+        return SQLITE_OK;
+    }
+    unsigned char raw[PAGE];
+    rc = file->real->pMethods->xRead(file->real, raw, PAGE, 0);
+    if (rc != SQLITE_OK) {
+        if (rc != SQLITE_IOERR_SHORT_READ) return rc;
+        count_refused(); // a file shorter than one page is no sealed journal
+        return SQLITE_IOERR_DATA;
+    }
+    unsigned char id[FILE_ID];
+    int format = format_of_page_one(file->key, raw, id);
+    if (!format) {
+        count_refused();
+        return SQLITE_IOERR_DATA;
+    }
+    file->format = format;
+    file->provisional = 0;
+    memcpy(file->id, id, FILE_ID);
+    return SQLITE_OK;
 }
 
 static uint32_t big_endian_32(const unsigned char *bytes) {
     return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
 }
 
+int flourish_cipher_file_format(const char *path, int key_id) {
+    if (sodium_init() < 0) return -1;
+    unsigned char *key = sodium_malloc(KEY_SIZE);
+    if (!key) return -1;
+    pthread_mutex_lock(&slots_lock);
+    int slot = slot_of(key_id);
+    if (slot >= 0) memcpy(key, slots[slot], KEY_SIZE);
+    pthread_mutex_unlock(&slots_lock);
+    int format = -1;
+    FILE *file = slot >= 0 ? fopen(path, "rbe") : NULL;
+    if (file) {
+        unsigned char raw[PAGE], id[FILE_ID];
+        size_t count = fread(raw, 1, PAGE, file);
+        fclose(file);
+        if (count == 0) {
+            format = 0;
+        } else if (count == PAGE) {
+            format = format_of_page_one(key, raw, id);
+            if (format == 0) format = -1;
+        }
+    }
+    sodium_free(key);
+    return format;
+}
+
 // MARK: - The journal's file
 
 static int read_main(CipherFile *file, unsigned char *buffer, int amount, sqlite3_int64 offset) {
+    int known = know_identity(file);
+    if (known != SQLITE_OK) return known;
     unsigned char raw[PAGE], plain[PAGE];
     if (amount == PAGE && offset % PAGE == 0) {
         // How SQLite reads nearly every page: opened straight into its buffer, no copy between.
         int rc = file->real->pMethods->xRead(file->real, raw, PAGE, offset);
         if (rc == SQLITE_OK) {
-            return open_page(file->key, (uint32_t)(offset / PAGE + 1), raw, buffer) == 0 ? SQLITE_OK : SQLITE_IOERR_DATA;
+            return open_page(file->key, file, (uint32_t)(offset / PAGE + 1), raw, buffer) == 0 ? SQLITE_OK : SQLITE_IOERR_DATA;
         }
         if (rc != SQLITE_IOERR_SHORT_READ) return rc;
         // Short: past the end, or cut short; the loop below tells which.
@@ -199,7 +336,7 @@ static int read_main(CipherFile *file, unsigned char *buffer, int amount, sqlite
             short_read = 1;
         } else if (rc != SQLITE_OK) {
             return rc;
-        } else if (open_page(file->key, (uint32_t)(index + 1), raw, plain) != 0) {
+        } else if (open_page(file->key, file, (uint32_t)(index + 1), raw, plain) != 0) {
             return SQLITE_IOERR_DATA;
         }
         sqlite3_int64 from = offset > start ? offset : start;
@@ -218,8 +355,11 @@ static int write_main(CipherFile *file, const unsigned char *buffer, int amount,
     if (offset == 0 && (buffer[16] != (PAGE >> 8) || buffer[17] != (PAGE & 0xff) || buffer[20] != RESERVE)) {
         return SQLITE_IOERR_WRITE;
     }
+    int known = know_identity(file);
+    if (known != SQLITE_OK) return known;
     unsigned char sealed[PAGE];
-    seal_page(file->key, (uint32_t)(offset / PAGE + 1), buffer, sealed);
+    seal_page(file->key, file, (uint32_t)(offset / PAGE + 1), buffer, sealed);
+    file->wrote = 1;
     return file->real->pMethods->xWrite(file->real, sealed, PAGE, offset);
 }
 
@@ -244,12 +384,60 @@ static int frame_page(CipherFile *file, sqlite3_int64 page_offset, uint32_t *pag
     return SQLITE_OK;
 }
 
+/// The journal's file of the log `file`, its format and identity known; NULL (with `rc` set)
+/// when they cannot be: page 1 does not open.
+static CipherFile *journal_of(CipherFile *file, int *rc) {
+    *rc = know_identity(file->main);
+    return *rc == SQLITE_OK ? file->main : NULL;
+}
+
+/// XORs into `checksums` (a frame header's two checksums, 8 bytes) the mask of the frame whose
+/// header starts at `header` in the log, with `salts` (its header's bytes 8 to 15): a keyed hash
+/// of its place and salts, the same for masking and unmasking. Format 1's log has none.
+static void mask_checksums(CipherFile *file, const CipherFile *journal, sqlite3_int64 header, const unsigned char *salts,
+                           unsigned char *checksums) {
+    if (journal->format == 1) return;
+    unsigned char input[4 + FILE_ID + 8 + 8], mask[8];
+    memcpy(input, "FLW2", 4);
+    memcpy(input + 4, journal->id, FILE_ID);
+    memcpy(input + 4 + FILE_ID, salts, 8);
+    for (int i = 0; i < 8; i++) input[4 + FILE_ID + 8 + i] = (unsigned char)((uint64_t)header >> (56 - 8 * i));
+    crypto_generichash(mask, sizeof mask, input, sizeof input, file->mask_key, crypto_generichash_KEYBYTES);
+    for (int i = 0; i < 8; i++) checksums[i] ^= mask[i];
+}
+
+/// Unmasks the part of each frame header's checksums that the read of `amount` bytes at
+/// `offset` (now in `buffer`, as on disk) covers.
+static int unmask_read(CipherFile *file, const CipherFile *journal, unsigned char *buffer, int amount, sqlite3_int64 offset) {
+    if (journal->format == 1 || offset + amount <= WAL_HEADER) return SQLITE_OK;
+    sqlite3_int64 first = offset < WAL_HEADER ? 0 : (offset - WAL_HEADER) / FRAME;
+    for (sqlite3_int64 index = first;; index++) {
+        sqlite3_int64 header = WAL_HEADER + index * FRAME;
+        sqlite3_int64 from = header + CHECKSUMS, to = header + FRAME_HEADER;
+        if (from >= offset + amount) break;
+        if (to <= offset) continue;
+        unsigned char salts[8], checksums[8];
+        if (header + 8 >= offset && header + 16 <= offset + amount) {
+            memcpy(salts, buffer + (header + 8 - offset), 8);
+        } else {
+            int rc = file->real->pMethods->xRead(file->real, salts, 8, header + 8);
+            if (rc != SQLITE_OK) return rc == SQLITE_IOERR_SHORT_READ ? SQLITE_IOERR_DATA : rc;
+        }
+        memset(checksums, 0, sizeof checksums);
+        mask_checksums(file, journal, header, salts, checksums);
+        for (sqlite3_int64 at = from > offset ? from : offset; at < to && at < offset + amount; at++) {
+            buffer[at - offset] ^= checksums[at - from];
+        }
+    }
+    return SQLITE_OK;
+}
+
 /// Whether the frame at `bad` (one that does not open) is in the middle of the log rather than
 /// at its torn end: whether, after the commit that ends `bad`'s own transaction, a further
 /// transaction of the same log (the salts of its header) ends in a frame that opens. A power cut
 /// during a commit may tear any frame of that last transaction, its commit frame reaching the disk
 /// whole: that transaction is dropped, as SQLite drops it, and is no damage.
-static int later_commit_opens(CipherFile *file, sqlite3_int64 bad) {
+static int later_commit_opens(CipherFile *file, const CipherFile *journal, sqlite3_int64 bad) {
     unsigned char salts[8], frame[FRAME], plain[PAGE];
     if (file->real->pMethods->xRead(file->real, salts, sizeof salts, 16) != SQLITE_OK) return 0;
     sqlite3_int64 size = 0;
@@ -263,7 +451,7 @@ static int later_commit_opens(CipherFile *file, sqlite3_int64 bad) {
             own_transaction_ended = commit;
             continue;
         }
-        found = commit && open_page_quietly(file->key, big_endian_32(frame), frame + FRAME_HEADER, plain) == 0;
+        found = commit && open_page_quietly(file->key, journal, big_endian_32(frame), frame + FRAME_HEADER, plain) == 0;
     }
     sodium_memzero(plain, sizeof plain);
     return found;
@@ -271,17 +459,20 @@ static int later_commit_opens(CipherFile *file, sqlite3_int64 bad) {
 
 static int read_wal(CipherFile *file, unsigned char *buffer, int amount, sqlite3_int64 offset) {
     sqlite3_int64 position = frame_position(offset);
+    int rc;
+    CipherFile *journal = journal_of(file, &rc);
+    if (!journal) return rc;
     if (position == FRAME_HEADER && amount == PAGE) {
         // A page the log's index says is there: it must open.
         uint32_t page;
-        int rc = frame_page(file, offset, &page);
+        rc = frame_page(file, offset, &page);
         if (rc != SQLITE_OK) return rc;
         unsigned char raw[PAGE];
         rc = file->real->pMethods->xRead(file->real, raw, PAGE, offset);
         if (rc != SQLITE_OK) return rc == SQLITE_IOERR_SHORT_READ ? SQLITE_IOERR_DATA : rc;
-        return open_page(file->key, page, raw, buffer) == 0 ? SQLITE_OK : SQLITE_IOERR_DATA;
+        return open_page(file->key, journal, page, raw, buffer) == 0 ? SQLITE_OK : SQLITE_IOERR_DATA;
     }
-    int rc = file->real->pMethods->xRead(file->real, buffer, amount, offset);
+    rc = file->real->pMethods->xRead(file->real, buffer, amount, offset);
     if (position == 0 && amount == FRAME && rc == SQLITE_OK) {
         // Recovery reads whole frames to find where the log ends. A frame that does not open
         // because a crash tore it (in the log's last transaction) is handed back as it is: its
@@ -289,22 +480,28 @@ static int read_wal(CipherFile *file, unsigned char *buffer, int amount, sqlite3
         // plain log. One with a whole transaction after its own is damage: the saves after it are
         // not dropped unsaid.
         unsigned char plain[PAGE];
-        int opened = open_page(file->key, big_endian_32(buffer), buffer + FRAME_HEADER, plain) == 0;
+        int opened = open_page(file->key, journal, big_endian_32(buffer), buffer + FRAME_HEADER, plain) == 0;
         if (opened) memcpy(buffer + FRAME_HEADER, plain, PAGE);
         sodium_memzero(plain, sizeof plain);
-        if (!opened && !file->salvage && later_commit_opens(file, offset)) return SQLITE_IOERR_DATA;
-        return SQLITE_OK;
+        if (!opened && !file->salvage && later_commit_opens(file, journal, offset)) return SQLITE_IOERR_DATA;
+        return unmask_read(file, journal, buffer, FRAME_HEADER, offset);
     }
     // The log's header, a frame's header, or the end of the log: none holds a page's content.
     if (position >= 0 && position + amount > FRAME_HEADER) {
         if (rc == SQLITE_IOERR_SHORT_READ) return rc; // past the end: zeros, nothing to open
         return SQLITE_IOERR_READ;
     }
-    return rc;
+    return rc == SQLITE_OK ? unmask_read(file, journal, buffer, amount, offset) : rc;
 }
 
 static int write_wal(CipherFile *file, const unsigned char *buffer, int amount, sqlite3_int64 offset) {
     sqlite3_int64 position = frame_position(offset);
+    int rc;
+    CipherFile *journal = journal_of(file, &rc);
+    if (!journal) return rc;
+    // A log's pages are sealed under the identity of the journal's file: one that has none on
+    // disk yet would leave them unreadable to every other connection.
+    if (journal->provisional && !journal->wrote) return SQLITE_IOERR_WRITE;
     if (position < 0) {
         // The log's header, which names its page size.
         if (offset != 0 || amount != WAL_HEADER || big_endian_32(buffer + 8) != PAGE) return SQLITE_IOERR_WRITE;
@@ -313,14 +510,17 @@ static int write_wal(CipherFile *file, const unsigned char *buffer, int amount, 
     if (position == 0 && amount == FRAME_HEADER) {
         file->header_offset = offset;
         file->header_page = big_endian_32(buffer);
-        return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+        unsigned char header[FRAME_HEADER];
+        memcpy(header, buffer, FRAME_HEADER);
+        mask_checksums(file, journal, offset, header + 8, header + CHECKSUMS);
+        return file->real->pMethods->xWrite(file->real, header, FRAME_HEADER, offset);
     }
     if (position == FRAME_HEADER && amount == PAGE) {
         uint32_t page;
-        int rc = frame_page(file, offset, &page);
+        rc = frame_page(file, offset, &page);
         if (rc != SQLITE_OK) return rc;
         unsigned char sealed[PAGE];
-        seal_page(file->key, page, buffer, sealed);
+        seal_page(file->key, journal, page, buffer, sealed);
         return file->real->pMethods->xWrite(file->real, sealed, PAGE, offset);
     }
     return SQLITE_IOERR_WRITE;
@@ -330,9 +530,21 @@ static int write_wal(CipherFile *file, const unsigned char *buffer, int amount, 
 
 static int cipher_close(sqlite3_file *base) {
     CipherFile *file = (CipherFile *)base;
+    if (file->kind == MAIN_DB) {
+        pthread_mutex_lock(&mains_lock);
+        for (CipherFile **link = &mains; *link; link = &(*link)->next_main) {
+            if (*link == file) {
+                *link = file->next_main;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&mains_lock);
+    }
     int rc = file->real->pMethods ? file->real->pMethods->xClose(file->real) : SQLITE_OK;
     if (file->key) sodium_free(file->key);
-    file->key = NULL;
+    if (file->mask_key) sodium_free(file->mask_key);
+    file->key = file->mask_key = NULL;
+    sodium_memzero(file->id, FILE_ID);
     return rc;
 }
 
@@ -442,12 +654,29 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
         sodium_free(key);
         return SQLITE_CANTOPEN;
     }
+    if (kind == WAL_FILE) {
+        // Its journal's file, open through this VFS on the same connection.
+        const char *journal_name = sqlite3_filename_database(name);
+        pthread_mutex_lock(&mains_lock);
+        for (CipherFile *candidate = mains; candidate; candidate = candidate->next_main) {
+            if (candidate->name == journal_name) file->main = candidate;
+        }
+        pthread_mutex_unlock(&mains_lock);
+        file->mask_key = file->main ? sodium_malloc(crypto_generichash_KEYBYTES) : NULL;
+        if (!file->mask_key) {
+            sodium_free(key);
+            return file->main ? SQLITE_NOMEM : SQLITE_CANTOPEN;
+        }
+        crypto_kdf_derive_from_key(file->mask_key, crypto_generichash_KEYBYTES, 1, "FLWALMSK", key);
+    }
     file->real = (sqlite3_file *)&file[1];
     sqlite3_vfs *root = root_vfs(vfs);
     int rc = root->xOpen(root, name, file->real, flags, out_flags);
     if (rc != SQLITE_OK) {
         if (file->real->pMethods) file->real->pMethods->xClose(file->real);
         sodium_free(key);
+        if (file->mask_key) sodium_free(file->mask_key);
+        file->mask_key = NULL;
         return rc;
     }
     file->kind = kind;
@@ -455,6 +684,13 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
     file->salvage = sqlite3_uri_boolean(name, "salvage", 0);
     file->header_offset = -1;
     file->base.pMethods = &cipher_methods;
+    if (kind == MAIN_DB) {
+        file->name = name;
+        pthread_mutex_lock(&mains_lock);
+        file->next_main = mains;
+        mains = file;
+        pthread_mutex_unlock(&mains_lock);
+    }
     return SQLITE_OK;
 }
 

@@ -162,7 +162,9 @@ private func printBackups(sealed: [String], removed: [String], sealedFormat: Str
 /// A locked journal opened by a command: a copy of it left plain beside it is sealed first, and
 /// said on standard error (a copy that cannot be read, removed, is said too).
 func sealPlainCopies(of store: JournalStore, cipher: JournalCipher) {
-    guard !JournalLock.plainCopies(path: store.path).isEmpty else { return }
+    guard !JournalLock.plainCopies(path: store.path).isEmpty || !JournalLock.olderFormatCopies(path: store.path, cipher: cipher).isEmpty else {
+        return
+    }
     do {
         let done = try JournalLock.sealPlainCopies(path: store.path, cipher: cipher)
         // (Each message bound to a name first: xgettext does not see a tr() inside an interpolation.)

@@ -1371,14 +1371,18 @@ class LockedJournal:
     passphrase on standard input), and a home of its own for the app: its XDG data, cache, state
     and config folders, which the journey reads byte for byte with the journal's folder."""
 
-    def __init__(self, name):
+    def __init__(self, name, fixture=None):
+        """`fixture`: a locked journal's folder under Tests/Fixtures, copied as it is instead."""
         self.root = os.path.join(WORK, name)
         self.folder = os.path.join(self.root, "journal")
         self.home = os.path.join(self.root, "home")
         self.journal = os.path.join(self.folder, "journal.sqlite")
         config = os.path.join(self.home, "config")
         os.makedirs(os.path.join(config, "gtk-4.0"))
-        os.makedirs(self.folder)
+        if fixture:
+            shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", fixture), self.folder)
+        else:
+            os.makedirs(self.folder)
         with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as file:
             file.write("[Settings]\ngtk-enable-animations=0\n")
         self.environment = {"HOME": self.home, "XDG_CONFIG_HOME": config,
@@ -1392,6 +1396,9 @@ class LockedJournal:
                        "entries": [{"uuid": f"99999999-9999-4999-8999-99999999999{index}", "title": title, "body": body,
                                     "mood": 1, "mood_title": "really good", "created_at": created, "tags": tags}
                                    for index, (title, body, tags, created) in enumerate(LOCKED_ENTRIES)]}, file)
+        if fixture:
+            os.remove(words)
+            return
         imported = self.run("--import", words)
         os.remove(words)
         check(f"a journal of {len(LOCKED_ENTRIES)} entries is made ({imported.stdout.strip()})", imported.returncode == 0)
@@ -1533,6 +1540,41 @@ def a_file_planted_beside_a_locked_journal_is_set_aside_and_said():
     check("the journal is there, whole", True)
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
+
+
+def page_identities(path):
+    """The first 8 bytes of each page's nonce (the 24 bytes after each page's first 4056): one
+    for every page of a file in today's format, its identity; one per page in the first format."""
+    with open(path, "rb") as file:
+        data = file.read()
+    return {data[start + 4056:start + 4064] for start in range(0, len(data), 4096)}
+
+
+def a_journal_locked_by_an_earlier_flourish_opens_whole():
+    print("journey: a journal locked by an earlier Flourish opens with its passphrase, whole, and is rewritten in today's format", flush=True)
+    earlier = LockedJournal("locked-format-1", fixture="locked-format-1")
+    backup = os.path.join(earlier.folder, "backups", "journal-2023-12-25.sqlite")
+    check("its pages are in the first format (a random nonce each)",
+          len(page_identities(earlier.journal)) > 40 and len(page_identities(backup)) > 40)
+    app = earlier.open()
+    field, _ = unlock_page(app)
+    unlock(app, field, passphrase="locked fixture passphrase")
+    show_journal(app)
+    app.wait_row("the row of its newest entry", "Day 39 of the locked fixture")
+    check("it opens with its entries", True)
+    check("the journal is rewritten in today's format as it opens (one identity on every page)",
+          len(page_identities(earlier.journal)) == 1)
+    wait_for("its backup rewritten by the start-up upkeep", lambda: len(page_identities(backup)) == 1, timeout=20)
+    check("and its backup, with an identity of its own", page_identities(backup) != page_identities(earlier.journal))
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    exported = os.path.join(earlier.root, "entries.json")
+    result = earlier.run("--export", "json", exported, stdin="locked fixture passphrase\n")
+    with open(exported, encoding="utf-8") as file:
+        titles = [entry["title"] for entry in json.load(file)["entries"]]
+    os.remove(exported)
+    check(f"every entry came through, the change its log held after a crash too ({result.stdout.strip()})",
+          len(titles) == 40 and "Day 0, changed in the log" in titles)
 
 
 def lock_keeps_the_half_written_words_inside():
@@ -2196,6 +2238,7 @@ def main():
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
                 daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, a_file_planted_beside_a_locked_journal_is_set_aside_and_said,
+                a_journal_locked_by_an_earlier_flourish_opens_whole,
                 lock_keeps_the_half_written_words_inside,
                 saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,

@@ -474,6 +474,37 @@ for number, (after, delay) in enumerate([(".locking", 0), (".locking", 0.002), (
           (status == 0 or "already locked" in err) and opened == 0 and not open(kill_journal, "rb").read(16).startswith(b"SQLite format 3")
           and titles == sorted(title for _, title, _, _, _, _ in entries) and left == [] and clear == [])
 
+# A journal locked by an earlier Flourish (page format 1: pages bound to their number only, nonces
+# all random), with a change still in its log after a crash and a backup: the first command that
+# opens it reads it whole and rewrites it, and its backup, in today's format (every nonce of a file
+# opening with that file's own identity), with the same passphrase.
+def identities(path):
+    """The first 8 bytes of each page's nonce (the 24 bytes after each page's first 4056)."""
+    with open(path, "rb") as file:
+        data = file.read()
+    return {data[start + 4056:start + 4064] for start in range(0, len(data), 4096)}
+
+
+old_folder = os.path.join(root, "format-1")
+shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "locked-format-1"), old_folder)
+old_journal = os.path.join(old_folder, "journal.sqlite")
+old_backup = os.path.join(old_folder, "backups", "journal-2023-12-25.sqlite")
+check("the earlier format's journal and backup: a nonce of its own on every page",
+      len(identities(old_journal)) > 40 and len(identities(old_backup)) > 40)
+old_export = os.path.join(outside, "format-1.json")
+status, out, err = run("--export", "json", old_export, stdin="locked fixture passphrase\n", database=old_journal)
+with open(old_export, encoding="utf-8") as file:
+    old_titles = [entry["title"] for entry in json.load(file)["entries"]]
+check(f"--export opens it with its passphrase: its 40 entries, the change in its log too ({out})",
+      status == 0 and len(old_titles) == 40 and "Day 0, changed in the log" in old_titles)
+journal_identity, backup_identity = identities(old_journal), identities(old_backup)
+check(f"and leaves it, and its backup, in today's format: one identity on every page of each, not the same "
+      f"({len(journal_identity)} and {len(backup_identity)})",
+      len(journal_identity) == 1 and len(backup_identity) == 1 and journal_identity != backup_identity)
+check("nothing half made is left beside it", sorted(os.listdir(old_folder)) == ["backups", "journal.sqlite", "journal.sqlite.key", "journal.sqlite.newest"])
+status, out, err = run("--check", stdin="locked fixture passphrase\n", database=old_journal)
+check(f"--check finds it healthy ({out})", status == 0)
+
 # The passphrase was never written anywhere, nor said.
 for path, contents in sorted(files_under(root).items()):
     if any(passphrase.encode() in data for data in contents):

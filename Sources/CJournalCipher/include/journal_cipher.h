@@ -13,6 +13,9 @@
 #define FLOURISH_CIPHER_PAGE_SIZE 4096
 #define FLOURISH_CIPHER_RESERVE 40
 #define FLOURISH_CIPHER_KEY_SIZE 32
+/// The page format every file the VFS makes is in: 2, each page bound to its file's identity and
+/// the log's checksums masked (1: the first locked journals', still read and written as they are).
+#define FLOURISH_CIPHER_FORMAT 2
 
 /// Registers the VFS (once; later calls do nothing). Returns 0, or SQLite's error code.
 int flourish_cipher_register(void);
@@ -32,6 +35,11 @@ int flourish_cipher_copy_key(int id, unsigned char *out);
 /// Wipes and frees every key (the journal locking, the app quitting): files opened later with any
 /// of them fail to open.
 void flourish_cipher_remove_all_keys(void);
+
+/// The page format of the sealed file at `path` under the key `key_id` (1 or 2, as its page 1
+/// opens), 0 for an empty file, or -1 when page 1 opens in neither (damage, another key, a plain
+/// file, a key no longer held) or the file cannot be read.
+int flourish_cipher_file_format(const char *path, int key_id);
 
 /// How many sealed pages failed to open since the process started (damage, a wrong key): for
 /// tests and diagnostics.

@@ -12,6 +12,9 @@ public final class JournalCipher: @unchecked Sendable {
     static let keyLength = Int(FLOURISH_CIPHER_KEY_SIZE)
     static let pageSize = Int(FLOURISH_CIPHER_PAGE_SIZE)
     static let reserve = Int32(FLOURISH_CIPHER_RESERVE)
+    /// The page format of every file sealed now (see `journal_cipher.c`): 2, each page bound to
+    /// its file. Files of format 1 are read, and rewritten in format 2 (`JournalLock.upgradeFormat`).
+    static let format = Int(FLOURISH_CIPHER_FORMAT)
 
     /// The VFS's slot holding the key; immutable, freed (and wiped) in deinit.
     private let slot: Int32
@@ -48,6 +51,14 @@ public final class JournalCipher: @unchecked Sendable {
         // The slot is filled for as long as this object lives.
         _ = flourish_cipher_copy_key(slot, &key)
         return try body(key)
+    }
+
+    /// The page format of the file sealed by this key at `file` (1 or 2; 0 when it is empty), as
+    /// its first page opens; nil when that page opens in no format (damage, another key, a plain
+    /// file) or the file cannot be read.
+    func format(of file: String) -> Int? {
+        let format = flourish_cipher_file_format(file, slot)
+        return format < 0 ? nil : Int(format)
     }
 
     /// The key as text, for the desktop's Secret Service only ("Unlock when I log in"): never a

@@ -141,18 +141,33 @@ public enum JournalLock {
         copies(of: JournalFile.resolve(path)).map(\.path).filter(JournalFile.hasSQLiteHeader)
     }
 
+    /// The copies of the locked journal at `path` sealed by `cipher` in an earlier page format
+    /// (see `upgradeFormat`).
+    public static func olderFormatCopies(path: String, cipher: JournalCipher) -> [String] {
+        copies(of: JournalFile.resolve(path)).map(\.path).filter { copy in
+            cipher.format(of: copy).map { $0 > 0 && $0 < JournalCipher.format } ?? false
+        }
+    }
+
     /// Seals every copy of the locked journal at `path` that is plain (a backup from before the
     /// lock left behind by a crash, or put back by hand), as locking does, and puts the backups'
     /// copy of the key file back if it is missing; copies that cannot be read are removed. Returns
     /// which were sealed and which removed: nothing when every copy is sealed already.
+    ///
+    /// Copies sealed in an earlier page format are rewritten in today's too, unsaid: they were
+    /// locked, and still are. One that cannot be read is kept as it is (it holds nothing in the
+    /// clear, and Recover… may still find entries in it).
     public static func sealPlainCopies(path: String, cipher: JournalCipher) throws(JournalError) -> (sealed: [String], removed: [String]) {
         let file = JournalFile.resolve(path)
         guard isLocked(path) else { return ([], []) }
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
-        let plain = plainCopies(path: path)
+        let plain = plainCopies(path: path), older = olderFormatCopies(path: path, cipher: cipher)
         let stand = keyFile(of: backupKeyFileStand(of: file))
         if !FileManager.default.fileExists(atPath: stand) { try writeBackupKeyFile(lockFile, of: file) }
+        if !older.isEmpty {
+            _ = convertBackups(of: file, from: cipher, to: cipher, keyFile: lockFile, only: older, removingUnreadable: false)
+        }
         guard !plain.isEmpty else { return ([], []) }
         // Only the plain ones: a copy sealed by another key, or damaged, is not this one's to judge.
         let result = convertBackups(of: file, from: nil, to: cipher, keyFile: lockFile, only: plain)
@@ -216,6 +231,18 @@ public enum JournalLock {
 
     // MARK: - Converting
 
+    /// Rewrites the locked journal `file` whole in today's page format when it is sealed in an
+    /// earlier one (format 1, whose pages a page of a backup could stand in for), the careful way
+    /// a lock is made: a copy, checked row by row, renamed over it. Returns whether it did; throws
+    /// when it could not (open elsewhere, damaged), the journal left as it was. Its copies follow
+    /// at `sealPlainCopies`.
+    @discardableResult
+    static func upgradeFormat(_ file: String, shownAs path: String, cipher: JournalCipher) throws(JournalError) -> Bool {
+        guard let format = cipher.format(of: file), format > 0, format < JournalCipher.format, isLocked(file) else { return false }
+        try convert(file, shownAs: path, from: cipher, to: cipher) { () throws(JournalError) in }
+        return true
+    }
+
     /// Copies the healthy journal `file` (read through `source`) into a new file sealed by
     /// `target` (or plain), checks the copy row by row, runs `beforeSwap`, and renames the copy
     /// over the journal.
@@ -225,7 +252,7 @@ public enum JournalLock {
         let files = FileManager.default
         try? files.removeItem(atPath: copy)
         do {
-            let store = try JournalStore(path: file, cipher: source, evenHalfLocked: evenHalfLocked)
+            let store = try JournalStore(path: file, cipher: source, evenHalfLocked: evenHalfLocked, upgradingFormat: false)
             if case .damaged = store.check() { store.close(); throw JournalError.damagedJournal(path: path) }
             do {
                 try store.vacuum(intoNewFile: copy, sealedBy: target)
@@ -266,9 +293,11 @@ public enum JournalLock {
     /// Every copy of the journal Flourish made, each sealed (or opened) the same way; those that
     /// cannot be read are removed, so none stays in the clear. Returns which were converted and
     /// which removed.
-    /// `only`: these copies and no other (those of `copies(of:)` it names).
+    /// `only`: these copies and no other (those of `copies(of:)` it names). `removingUnreadable`:
+    /// off, a copy that cannot be read is left as it is (and said in neither list).
     private static func convertBackups(of file: String, from source: JournalCipher?, to target: JournalCipher?,
-                                       keyFile lockFile: LockFile? = nil, only: [String]? = nil) -> (converted: [String], removed: [String]) {
+                                       keyFile lockFile: LockFile? = nil, only: [String]? = nil,
+                                       removingUnreadable: Bool = true) -> (converted: [String], removed: [String]) {
         // One conversion at a time (the window's upkeep and a command may both seal plain copies
         // as they open the journal): they share each copy's ".converting" name, and one removing
         // the other's half-made copy would make that copy's conversion fail and the copy go.
@@ -299,6 +328,7 @@ public enum JournalLock {
                 converted.append(backup)
             } catch {
                 try? FileManager.default.removeItem(atPath: copy)
+                guard removingUnreadable else { continue }
                 try? FileManager.default.removeItem(atPath: backup)
                 removed.append(backup)
             }
@@ -324,10 +354,12 @@ public enum JournalLock {
         }
     }
 
-    /// Whether the copy `backup` is plain already (`target` nil) or sealed by `target` already.
+    /// Whether the copy `backup` is plain already (`target` nil) or sealed by `target` already,
+    /// in today's page format.
     private static func isAlready(_ backup: String, as target: JournalCipher?) -> Bool {
         guard let target else { return JournalFile.hasSQLiteHeader(backup) }
-        guard JournalFile.size(of: backup) > 0, !JournalFile.hasSQLiteHeader(backup) else { return false }
+        guard JournalFile.size(of: backup) > 0, !JournalFile.hasSQLiteHeader(backup),
+              target.format(of: backup) == JournalCipher.format else { return false }
         return (try? JournalRescue.withSnapshot(of: backup, shownAs: backup, cipher: target) { queue in
             try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         }) != nil

@@ -52,8 +52,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     }
 
     /// `evenHalfLocked`: for finishing a lock cut short, which opens the plain journal its key
-    /// file is beside (see `JournalError.halfLocked`).
-    init(path: String, cipher: JournalCipher?, evenHalfLocked: Bool) throws(JournalError) {
+    /// file is beside (see `JournalError.halfLocked`). `upgradingFormat`: a locked journal sealed
+    /// in an earlier page format is first rewritten in today's (`JournalLock.upgradeFormat`); off
+    /// for the store that rewriting opens.
+    init(path: String, cipher: JournalCipher?, evenHalfLocked: Bool, upgradingFormat: Bool = true) throws(JournalError) {
         self.path = path
         self.cipher = cipher
         file = JournalFile.resolve(path)
@@ -61,6 +63,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
         // Before SQLite looks at the file: it would play a rollback journal back into it.
         setAside = cipher == nil ? [] : try SetAsideFiles.setAside(beside: file, shownAs: path)
+        // Before anything is written to it: a write would be in the old format too. Not done
+        // (Flourish has it open elsewhere, say), it opens as it is, and is rewritten next time.
+        if let cipher, upgradingFormat { _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher) }
         let created = try JournalFile.prepare(file, shownAs: path)
         let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
         do {
