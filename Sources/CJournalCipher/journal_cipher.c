@@ -406,10 +406,38 @@ static void mask_checksums(CipherFile *file, const CipherFile *journal, sqlite3_
     for (int i = 0; i < 8; i++) checksums[i] ^= mask[i];
 }
 
-/// Unmasks the part of each frame header's checksums that the read of `amount` bytes at
-/// `offset` (now in `buffer`, as on disk) covers.
+/// XORs into `checksum` (the log header's checksum, its last 8 bytes) the mask of the header
+/// whose first 24 bytes are `header`: a keyed hash of them, so that a log header written without
+/// the key is told from the journal's own (`flourish_cipher_log_is_foreign`).
+static void mask_header_checksum(const unsigned char *mask_key, const unsigned char id[FILE_ID], const unsigned char *header,
+                                 unsigned char *checksum) {
+    unsigned char input[4 + FILE_ID + WAL_HEADER - 8], mask[8];
+    memcpy(input, "FLH2", 4);
+    memcpy(input + 4, id, FILE_ID);
+    memcpy(input + 4 + FILE_ID, header, WAL_HEADER - 8);
+    crypto_generichash(mask, sizeof mask, input, sizeof input, mask_key, crypto_generichash_KEYBYTES);
+    for (int i = 0; i < 8; i++) checksum[i] ^= mask[i];
+}
+
+/// Unmasks the part of the log header's checksum, and of each frame header's checksums, that the
+/// read of `amount` bytes at `offset` (now in `buffer`, as on disk) covers.
 static int unmask_read(CipherFile *file, const CipherFile *journal, unsigned char *buffer, int amount, sqlite3_int64 offset) {
-    if (journal->format == 1 || offset + amount <= WAL_HEADER) return SQLITE_OK;
+    if (journal->format == 1) return SQLITE_OK;
+    if (offset < WAL_HEADER && offset + amount > WAL_HEADER - 8) {
+        unsigned char header[WAL_HEADER - 8], checksum[8];
+        if (offset == 0 && amount >= WAL_HEADER - 8) {
+            memcpy(header, buffer, sizeof header);
+        } else {
+            int rc = file->real->pMethods->xRead(file->real, header, sizeof header, 0);
+            if (rc != SQLITE_OK) return rc == SQLITE_IOERR_SHORT_READ ? SQLITE_IOERR_DATA : rc;
+        }
+        memset(checksum, 0, sizeof checksum);
+        mask_header_checksum(file->mask_key, journal->id, header, checksum);
+        for (sqlite3_int64 at = offset > WAL_HEADER - 8 ? offset : WAL_HEADER - 8; at < WAL_HEADER && at < offset + amount; at++) {
+            buffer[at - offset] ^= checksum[at - (WAL_HEADER - 8)];
+        }
+    }
+    if (offset + amount <= WAL_HEADER) return SQLITE_OK;
     sqlite3_int64 first = offset < WAL_HEADER ? 0 : (offset - WAL_HEADER) / FRAME;
     for (sqlite3_int64 index = first;; index++) {
         sqlite3_int64 header = WAL_HEADER + index * FRAME;
@@ -505,7 +533,10 @@ static int write_wal(CipherFile *file, const unsigned char *buffer, int amount, 
     if (position < 0) {
         // The log's header, which names its page size.
         if (offset != 0 || amount != WAL_HEADER || big_endian_32(buffer + 8) != PAGE) return SQLITE_IOERR_WRITE;
-        return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+        unsigned char header[WAL_HEADER];
+        memcpy(header, buffer, WAL_HEADER);
+        if (journal->format != 1) mask_header_checksum(file->mask_key, journal->id, header, header + WAL_HEADER - 8);
+        return file->real->pMethods->xWrite(file->real, header, WAL_HEADER, offset);
     }
     if (position == 0 && amount == FRAME_HEADER) {
         file->header_offset = offset;
@@ -524,6 +555,67 @@ static int write_wal(CipherFile *file, const unsigned char *buffer, int amount, 
         return file->real->pMethods->xWrite(file->real, sealed, PAGE, offset);
     }
     return SQLITE_IOERR_WRITE;
+}
+
+/// SQLite's checksum over the log header's first 24 bytes, its words in the order the header's
+/// magic number names (its lowest bit set: big-endian).
+static void log_header_checksum(const unsigned char *header, unsigned char out[8]) {
+    int big = header[3] & 1;
+    uint32_t first = 0, second = 0;
+    for (int at = 0; at < WAL_HEADER - 8; at += 8) {
+        uint32_t words[2];
+        for (int i = 0; i < 2; i++) {
+            const unsigned char *b = header + at + 4 * i;
+            words[i] = big ? big_endian_32(b) : ((uint32_t)b[3] << 24) | ((uint32_t)b[2] << 16) | ((uint32_t)b[1] << 8) | b[0];
+        }
+        first += words[0] + second;
+        second += words[1] + first;
+    }
+    for (int i = 0; i < 4; i++) {
+        out[i] = (unsigned char)(first >> (24 - 8 * i));
+        out[4 + i] = (unsigned char)(second >> (24 - 8 * i));
+    }
+}
+
+int flourish_cipher_log_is_foreign(const char *path, int key_id) {
+    if (sodium_init() < 0) return 0;
+    size_t length = strlen(path);
+    char *log_path = malloc(length + 5);
+    if (!log_path) return 0;
+    memcpy(log_path, path, length);
+    memcpy(log_path + length, "-wal", 5);
+    unsigned char header[WAL_HEADER];
+    FILE *log = fopen(log_path, "rbe");
+    free(log_path);
+    if (!log) return 0;
+    size_t count = fread(header, 1, WAL_HEADER, log);
+    fclose(log);
+    if (count == 0) return 0; // an empty log: SQLite makes one so, before its header
+    if (count < WAL_HEADER) return 1;
+    unsigned char *key = sodium_malloc(KEY_SIZE), *mask_key = sodium_malloc(crypto_generichash_KEYBYTES);
+    int foreign = 0;
+    if (key && mask_key) {
+        pthread_mutex_lock(&slots_lock);
+        int slot = slot_of(key_id);
+        if (slot >= 0) memcpy(key, slots[slot], KEY_SIZE);
+        pthread_mutex_unlock(&slots_lock);
+        FILE *journal = slot >= 0 ? fopen(path, "rbe") : NULL;
+        unsigned char raw[PAGE], id[FILE_ID];
+        // Only a journal in format 2 masks its log's header: of format 1's, nothing can be told.
+        if (journal && fread(raw, 1, PAGE, journal) == PAGE && format_of_page_one(key, raw, id) == 2) {
+            crypto_kdf_derive_from_key(mask_key, crypto_generichash_KEYBYTES, 1, "FLWALMSK", key);
+            unsigned char expected[8], stored[8];
+            memcpy(stored, header + WAL_HEADER - 8, 8);
+            mask_header_checksum(mask_key, id, header, stored);
+            log_header_checksum(header, expected);
+            foreign = (big_endian_32(header) & 0xFFFFFFFE) != 0x377f0682 || big_endian_32(header + 8) != PAGE
+                || memcmp(expected, stored, 8) != 0;
+        }
+        if (journal) fclose(journal);
+    }
+    if (key) sodium_free(key);
+    if (mask_key) sodium_free(mask_key);
+    return foreign;
 }
 
 // MARK: - I/O methods

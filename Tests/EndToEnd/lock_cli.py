@@ -274,6 +274,31 @@ status, out, err = run("--check", stdin=passphrase + "\n")
 check(f"deleted, --check finds the journal healthy ({out})", status == 0 and out.startswith("healthy:"))
 check_sealed("after a planted rollback journal")
 
+# A write-ahead log planted beside it: their own journal's, whole and valid for theirs. SQLite would
+# only ignore it (its header's checksum does not unmask with the journal's key), and the journal's
+# next write would overwrite it unsaid: it is set aside and said, as a rollback journal is.
+their_log = os.path.join(outside, "their-log.sqlite")
+theirs_db = sqlite3.connect(their_log, isolation_level=None)
+for statement in ("PRAGMA page_size=4096", "PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=0",
+                  "CREATE TABLE entry (title TEXT)", "INSERT INTO entry VALUES ('Planted in the log')"):
+    theirs_db.execute(statement)
+shutil.copyfile(their_log + "-wal", journal + "-wal")
+theirs_db.close()
+planted_log = journal + "-wal"
+before = files()
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"--check says a log Flourish did not write is beside the journal, never read ({out.splitlines()[-1:]})",
+      status == 1 and "(journal.sqlite-wal). It is never read" in out)
+check("and changes nothing", files() == before)
+status, out, err = run("--import", words, stdin=passphrase + "\n")
+kept = [name for name in os.listdir(folder) if name.startswith("journal.sqlite-wal.set-aside-")]
+check(f"--import sets it aside, kept whole, and says so on stderr ({err[:120]}…)",
+      status == 0 and len(kept) == 1 and files().get(os.path.join(folder, kept[0])) == before[planted_log]
+      and "A file Flourish did not write was found beside the locked journal (journal.sqlite-wal)" in err)
+os.remove(os.path.join(folder, kept[0]))
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"deleted, --check finds the journal healthy ({out})", status == 0 and out.startswith("healthy:"))
+
 # A plain file put in place of the locked journal, its key file left beside it: nothing opens it
 # in the clear, and nothing is written, until the person says which it is.
 sealed_journal = os.path.join(outside, "sealed-journal.sqlite")

@@ -41,6 +41,13 @@ void flourish_cipher_remove_all_keys(void);
 /// file, a key no longer held) or the file cannot be read.
 int flourish_cipher_file_format(const char *path, int key_id);
 
+/// Whether the write-ahead log beside the locked journal at `path` (its "-wal") was written
+/// without the journal's key `key_id`: its header's checksum, which the VFS masks with the key,
+/// does not unmask to SQLite's own (or it is no log header at all). 0 when there is none, when it
+/// is empty, and for a journal in format 1 (whose log headers are not masked). SQLite would only
+/// ignore such a log; it is set aside and said (SetAsideFiles.swift).
+int flourish_cipher_log_is_foreign(const char *path, int key_id);
+
 /// How many sealed pages failed to open since the process started (damage, a wrong key): for
 /// tests and diagnostics.
 long flourish_cipher_refused_pages(void);

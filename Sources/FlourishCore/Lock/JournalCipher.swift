@@ -61,6 +61,10 @@ public final class JournalCipher: @unchecked Sendable {
         return format < 0 ? nil : Int(format)
     }
 
+    /// Whether the write-ahead log beside the locked journal `file` was written without this key
+    /// (see `flourish_cipher_log_is_foreign`).
+    func logIsForeign(beside file: String) -> Bool { flourish_cipher_log_is_foreign(file, slot) == 1 }
+
     /// The key as text, for the desktop's Secret Service only ("Unlock when I log in"): never a
     /// file, a log or a message.
     public var exported: String { withKey { Data($0).base64EncodedString() } }

@@ -19,8 +19,8 @@ public enum JournalRescue {
         let verdict = checkPages(file, shownAs: path, cipher: cipher)
         // Files beside a locked journal that are not Flourish's, or a key file beside a plain
         // one: its pages may be whole, but it is not as Flourish left it.
-        let notices = cipher != nil ? SetAsideFiles.notices(beside: file)
-            : JournalLock.isHalfLocked(path) ? [JournalError.halfLocked(path: path).errorDescription ?? ""] : []
+        let notices = cipher.map { SetAsideFiles.notices(beside: file, cipher: $0) }
+            ?? (JournalLock.isHalfLocked(path) ? [JournalError.halfLocked(path: path).errorDescription ?? ""] : [])
         guard !notices.isEmpty else { return verdict }
         let first = verdict.healthy ? [String(format: tr("not as Flourish left it: %@"), path)] + verdict.lines : verdict.lines
         return Verdict(healthy: false, lines: first + notices)

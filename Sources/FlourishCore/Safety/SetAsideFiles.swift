@@ -9,6 +9,11 @@ import Foundation
 /// here it is moved out of SQLite's way before the journal is opened, kept for the person to
 /// look at, and said in words (in the window, by every command, by `--check`) for as long as it
 /// is kept.
+///
+/// So is a write-ahead log (`-wal`) written without the journal's key: the VFS masks its header's
+/// checksum with the key, so SQLite would only ignore one made elsewhere, and the journal's next
+/// write would overwrite it, unsaid. It is set aside only while no connection has the log open
+/// (see `nobodyHasTheLogOpen`): a log being written is the journal's own.
 public enum SetAsideFiles {
     /// One file set aside: where it was, and where it is kept now.
     public struct Kept: Equatable, Sendable {
@@ -24,17 +29,37 @@ public enum SetAsideFiles {
 
     /// What a kept file's name carries after the original name.
     static let mark = ".set-aside-"
-    /// The side files of `file` that a locked journal never has.
-    static func foreign(of file: String) -> [String] { [file + "-journal"] }
+    /// The side files of `file` that may be set aside: its rollback journal, its log.
+    static func sideFiles(of file: String) -> [String] { [file + "-journal", file + "-wal"] }
+
+    /// The side files of the locked journal `file` (its key `cipher`) that Flourish did not write:
+    /// any rollback journal, and a log written without the key.
+    static func foreign(of file: String, cipher: JournalCipher) -> [String] {
+        sideFiles(of: file).filter { side in
+            var status = stat()
+            guard lstat(side, &status) == 0 else { return false }
+            return side.hasSuffix("-journal") || cipher.logIsForeign(beside: file)
+        }
+    }
 
     /// Moves every foreign side file of the locked journal `file` aside (a rename in its folder),
     /// then returns every file kept aside beside it, these and any from before. A file that
     /// cannot be moved stops the opening: the journal is not opened while it is in SQLite's way.
-    static func setAside(beside file: String, shownAs path: String, now: Date = Date()) throws(JournalError) -> [Kept] {
+    static func setAside(beside file: String, shownAs path: String, cipher: JournalCipher, now: Date = Date()) throws(JournalError) -> [Kept] {
         let stamp = Self.stamp(now)
-        for found in foreign(of: file) {
+        for found in foreign(of: file, cipher: cipher) {
+            // A log is looked at again once nobody can be writing it (a header read while another
+            // connection rewrote it could read torn); one in use is left alone.
+            var unused: Int32 = -1
+            if found.hasSuffix("-wal") {
+                unused = nobodyHasTheLogOpen(file)
+                guard unused != -2, cipher.logIsForeign(beside: file) else {
+                    if unused >= 0 { close(unused) }
+                    continue
+                }
+            }
+            defer { if unused >= 0 { close(unused) } }
             var status = stat()
-            guard lstat(found, &status) == 0 else { continue }
             var keptAs = found + mark + stamp, number = 1
             while lstat(keptAs, &status) == 0 {
                 number += 1
@@ -48,13 +73,32 @@ public enum SetAsideFiles {
         return kept(beside: file)
     }
 
+    /// Whether no connection (of this process or another) has the log of `file` open: SQLite's
+    /// unix VFS holds a shared lock on one byte of the wal-index (`-shm`, its "DMS" byte, 128)
+    /// for as long as a connection uses the log. Tried with an open file description lock, which
+    /// conflicts with those of this process too, and whose closing releases no lock of SQLite's.
+    /// Returns the wal-index's descriptor holding the lock (close it once done), -1 when there is
+    /// no wal-index (nobody has the log open), -2 when someone has it open.
+    private static func nobodyHasTheLogOpen(_ file: String) -> Int32 {
+        let index = open(file + "-shm", O_RDWR | O_CLOEXEC)
+        guard index >= 0 else { return errno == ENOENT ? -1 : -2 }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        // F_OFD_SETLK (Linux 3.15), which Glibc's module does not export.
+        guard fcntl(index, 37, &lock) == 0 else {
+            close(index)
+            return -2
+        }
+        return index
+    }
+
     /// What `--check` says of the locked journal `file`, which it never changes: each foreign
     /// side file waiting beside it (set aside at the journal's next opening) and each kept.
-    static func notices(beside file: String) -> [String] {
-        let waiting = foreign(of: file).filter { path in
-            var status = stat()
-            return lstat(path, &status) == 0
-        }
+    static func notices(beside file: String, cipher: JournalCipher) -> [String] {
+        let waiting = foreign(of: file, cipher: cipher)
         return waiting.map {
             String(format: tr("A file Flourish did not write is beside the locked journal (%@). It is never read, and is set aside when the journal next opens."),
                    ($0 as NSString).lastPathComponent)
@@ -65,7 +109,7 @@ public enum SetAsideFiles {
     static func kept(beside file: String) -> [Kept] {
         let folder = (file as NSString).deletingLastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-        return foreign(of: file).flatMap { found -> [Kept] in
+        return sideFiles(of: file).flatMap { found -> [Kept] in
             let prefix = (found as NSString).lastPathComponent + mark
             return names.filter { $0.hasPrefix(prefix) }.sorted().map {
                 Kept(found: found, keptAs: (folder as NSString).appendingPathComponent($0))

@@ -62,7 +62,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         // Never opened (nor made) in the clear beside a key file: the person says which it is.
         if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
         // Before SQLite looks at the file: it would play a rollback journal back into it.
-        setAside = cipher == nil ? [] : try SetAsideFiles.setAside(beside: file, shownAs: path)
+        if let cipher { setAside = try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher) } else { setAside = [] }
         // Before anything is written to it: a write would be in the old format too. Not done
         // (Flourish has it open elsewhere, say), it opens as it is, and is rewritten next time.
         if let cipher, upgradingFormat { _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher) }

@@ -162,4 +162,60 @@ final class PlantedFilesTests: XCTestCase {
         reopened.close()
         XCTAssertFalse(JournalRescue.check(path: path, cipher: cipher).healthy, "--check says so too")
     }
+
+    // MARK: - A planted log
+
+    /// What the attacker plants: the write-ahead log of a journal of their own, page size 4096,
+    /// holding a save (SQLite's own, whole and valid for that journal).
+    private func plantLog() throws {
+        let theirs = folder.file("their-log.sqlite")
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        let queue = try DatabaseQueue(path: theirs, configuration: configuration)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "CREATE TABLE entry (title TEXT)")
+            try db.execute(sql: "INSERT INTO entry VALUES ('Planted in the log')")
+        }
+        try FileManager.default.copyItem(atPath: theirs + "-wal", toPath: path + "-wal")
+        try queue.close()
+        XCTAssertGreaterThan(JournalFile.size(of: path + "-wal"), 32)
+    }
+
+    func testALogPlantedBesideALockedJournalIsSetAsideUnreadAndSaid() throws {
+        let cipher = try lockedJournal()
+        try plantLog()
+        let planted = try XCTUnwrap(FileManager.default.contents(atPath: path + "-wal"))
+
+        let verdict = JournalRescue.check(path: path, cipher: cipher)
+        XCTAssertFalse(verdict.healthy, "--check: not as Flourish left it")
+        XCTAssertTrue(verdict.lines.contains { $0.contains("(journal.sqlite-wal)") }, "and says which file: \(verdict.lines)")
+        XCTAssertEqual(FileManager.default.contents(atPath: path + "-wal"), planted, "--check changes nothing")
+
+        let store = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(store.setAside.map(\.found), [path + "-wal"], "set aside as the journal opens")
+        let keptAs = try XCTUnwrap(store.setAside.first?.keptAs)
+        XCTAssertEqual(FileManager.default.contents(atPath: keptAs), planted, "kept whole, for the person to look at")
+        XCTAssertTrue(store.setAside[0].words.contains("journal.sqlite-wal"))
+        XCTAssertEqual(store.check(), .healthy)
+        XCTAssertEqual(try store.entryIDs().count, 60, "the journal is its own")
+        store.close()
+    }
+
+    func testALogInUseIsNeverSetAside() throws {
+        let cipher = try lockedJournal()
+        try plantLog()
+        // Another connection has the journal open (and so its log): SQLite ignores a log it cannot
+        // read as the journal's, but one it uses is never moved from under it.
+        let other = try DatabaseQueue(path: JournalFile.location(path, cipher: cipher), configuration: JournalFile.configuration(cipher))
+        XCTAssertEqual(try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") }, 60)
+        let store = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(store.setAside, [], "left where it is while another connection has it open")
+        store.close()
+        try other.close()
+        let reopened = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(reopened.setAside.count, 0, "gone with the last connection: SQLite removes a log it could not read as the journal's")
+        reopened.close()
+    }
 }
