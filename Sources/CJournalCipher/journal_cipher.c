@@ -721,6 +721,50 @@ static const sqlite3_io_methods cipher_methods = {
     cipher_shm_map, cipher_shm_lock, cipher_shm_barrier, cipher_shm_unmap, NULL, NULL,
 };
 
+// MARK: - SQLite's memory
+
+// SQLite holds a locked journal's pages in the clear in its page cache (8 MiB per connection),
+// and rows, sort runs and search terms in other buffers, all from its allocator. Freed, they
+// would stay readable in the process's memory after the journal locks. So every block SQLite
+// frees is wiped first: its allocator is the system's, through these, installed before SQLite
+// starts (a constructor, run as the program loads). Plain journals' memory is wiped too.
+static sqlite3_mem_methods system_memory;
+static int memory_wiped;
+
+static void *wiping_malloc(int size) { return system_memory.xMalloc(size); }
+
+static void wiping_free(void *block) {
+    if (!block) return;
+    sodium_memzero(block, (size_t)system_memory.xSize(block));
+    system_memory.xFree(block);
+}
+
+static void *wiping_realloc(void *block, int size) {
+    if (!block) return system_memory.xMalloc(size);
+    // Never the system's realloc: a block it moved would be freed unwiped.
+    int held = system_memory.xSize(block);
+    if (size <= held) return block;
+    void *grown = system_memory.xMalloc(size);
+    if (!grown) return NULL;
+    memcpy(grown, block, (size_t)held);
+    wiping_free(block);
+    return grown;
+}
+
+static int wiping_size(void *block) { return system_memory.xSize(block); }
+static int wiping_roundup(int size) { return system_memory.xRoundup(size); }
+static int wiping_init(void *data) { return system_memory.xInit(data); }
+static void wiping_shutdown(void *data) { system_memory.xShutdown(data); }
+
+__attribute__((constructor)) static void wipe_sqlite_memory(void) {
+    if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &system_memory) != SQLITE_OK) return;
+    sqlite3_mem_methods wiping = {wiping_malloc, wiping_free, wiping_realloc, wiping_size, wiping_roundup,
+                                  wiping_init, wiping_shutdown, system_memory.pAppData};
+    memory_wiped = sqlite3_config(SQLITE_CONFIG_MALLOC, &wiping) == SQLITE_OK;
+}
+
+int flourish_cipher_wipes_sqlite_memory(void) { return memory_wiped; }
+
 // MARK: - The VFS
 
 static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *base, int flags, int *out_flags) {

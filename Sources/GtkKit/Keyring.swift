@@ -32,6 +32,32 @@ public enum Keyring {
         return String(cString: found)
     }
 
+    /// As `store`, the secret (text without NUL) given as bytes the caller owns and wipes: no
+    /// Swift string ever holds it. The copy made here for libsecret is wiped too.
+    public static func store(secret: [UInt8], label: String, journal: String, kind: String) throws(Unavailable) {
+        var text = [CChar](repeating: 0, count: secret.count + 1)
+        for (index, byte) in secret.enumerated() { text[index] = CChar(bitPattern: byte) }
+        defer { explicit_bzero(&text, text.count) }
+        var error: UnsafeMutablePointer<GError>?
+        let stored = flourish_secret_store(journal, kind, label, text, &error)
+        if stored == 0 { throw unavailable(error) }
+    }
+
+    /// As `lookup`, the secret handed to `body` as bytes, wiped afterwards (with libsecret's
+    /// copy): no Swift string ever holds it. Nil when none is kept.
+    public static func withSecret<T>(journal: String, kind: String, unlocking: Bool = true, _ body: ([UInt8]) -> T) throws(Unavailable) -> T? {
+        var error: UnsafeMutablePointer<GError>?
+        let found = unlocking ? flourish_secret_lookup(journal, kind, &error) : flourish_secret_lookup_if_open(journal, kind, &error)
+        guard let found else {
+            if error != nil { throw unavailable(error) }
+            return nil
+        }
+        defer { secret_password_free(found) }
+        var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self), count: strlen(found)))
+        defer { explicit_bzero(&bytes, bytes.count) }
+        return body(bytes)
+    }
+
     public static func clear(journal: String, kind: String) throws(Unavailable) {
         var error: UnsafeMutablePointer<GError>?
         _ = flourish_secret_clear(journal, kind, &error)

@@ -48,6 +48,10 @@ int flourish_cipher_file_format(const char *path, int key_id);
 /// ignore such a log; it is set aside and said (SetAsideFiles.swift).
 int flourish_cipher_log_is_foreign(const char *path, int key_id);
 
+/// Whether every block SQLite frees is wiped first (its allocator set as the program loaded,
+/// before SQLite started): 1, or 0 when SQLite had started already.
+int flourish_cipher_wipes_sqlite_memory(void);
+
 /// How many sealed pages failed to open since the process started (damage, a wrong key): for
 /// tests and diagnostics.
 long flourish_cipher_refused_pages(void);

@@ -12,8 +12,10 @@ public enum LockKeyring {
     /// The journal's key, when one is kept and still opens it. `unlocking`: whether a locked
     /// keyring may be asked to unlock (a prompt on screen), as `Keyring.lookup`.
     public static func cipher(for journalPath: String, file: String, unlocking: Bool = true) -> JournalCipher? {
-        guard let kept = (try? Keyring.lookup(journal: file, kind: kind, unlocking: unlocking)) ?? nil else { return nil }
-        return JournalLock.unlock(path: journalPath, keptKey: kept)
+        let kept = try? Keyring.withSecret(journal: file, kind: kind, unlocking: unlocking) { key in
+            JournalLock.unlock(path: journalPath, keptKey: key)
+        }
+        return kept ?? nil
     }
 
     static func isKept(file: String) -> Bool {
@@ -22,8 +24,10 @@ public enum LockKeyring {
 
     /// False when no Secret Service took it.
     public static func keep(_ cipher: JournalCipher, journalPath: String, file: String) -> Bool {
-        (try? Keyring.store(cipher.exported, label: String(format: tr("Flourish journal key for %@"), journalPath),
-                            journal: file, kind: kind)) != nil
+        cipher.withExportedKey { key in
+            (try? Keyring.store(secret: key, label: String(format: tr("Flourish journal key for %@"), journalPath),
+                                journal: file, kind: kind)) != nil
+        }
     }
 
     /// False when no Secret Service answered: a key kept there may still be kept.

@@ -65,9 +65,33 @@ public final class JournalCipher: @unchecked Sendable {
     /// (see `flourish_cipher_log_is_foreign`).
     func logIsForeign(beside file: String) -> Bool { flourish_cipher_log_is_foreign(file, slot) == 1 }
 
-    /// The key as text, for the desktop's Secret Service only ("Unlock when I log in"): never a
-    /// file, a log or a message.
-    public var exported: String { withKey { Data($0).base64EncodedString() } }
+    /// Runs `body` with the key as base64 text (bytes, no NUL), wiped afterwards: for the
+    /// desktop's Secret Service only ("Unlock when I log in"), never a file, a log or a message,
+    /// and never a Swift string.
+    public func withExportedKey<T, E: Error>(_ body: ([UInt8]) throws(E) -> T) throws(E) -> T {
+        var text = [CChar](repeating: 0, count: sodium_base64_encoded_len(Self.keyLength, Int32(sodium_base64_VARIANT_ORIGINAL)))
+        defer { sodium_memzero(&text, text.count) }
+        withKey { key in _ = sodium_bin2base64(&text, text.count, key, key.count, sodium_base64_VARIANT_ORIGINAL) }
+        var bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        defer { sodium_memzero(&bytes, bytes.count) }
+        return try body(bytes)
+    }
+
+    /// The key from its base64 text (`withExportedKey`); nil for anything else.
+    convenience init?(exported text: [UInt8]) {
+        var key = [UInt8](repeating: 0, count: Self.keyLength)
+        var length = 0
+        let decoded = text.withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { characters in
+                sodium_base642bin(&key, key.count, characters.baseAddress, characters.count, nil, &length, nil, sodium_base64_VARIANT_ORIGINAL)
+            }
+        }
+        guard decoded == 0, length == Self.keyLength else {
+            sodium_memzero(&key, key.count)
+            return nil
+        }
+        self.init(key: &key)
+    }
 
     /// The SQLite URI that opens `file` through the VFS with this key. `salvaging`: for a rescue's
     /// copy only, a frame of the log that does not open ends the log there instead of being
@@ -115,6 +139,10 @@ public final class JournalCipher: @unchecked Sendable {
     /// Wipes every key the process holds (quitting): a journal still open keeps working through
     /// its files' own copies until it closes, and nothing opens after.
     public static func wipeAllKeys() { flourish_cipher_remove_all_keys() }
+
+    /// Whether every block SQLite frees in this process is wiped first (its page cache of a
+    /// locked journal's pages in the clear among them): set as the program loads.
+    public static var wipesSQLiteMemory: Bool { flourish_cipher_wipes_sqlite_memory() == 1 }
 
     /// How many sealed pages failed to open in this process (damage, or a key not theirs).
     public static var refusedPages: Int { flourish_cipher_refused_pages() }

@@ -40,14 +40,12 @@ public enum JournalLock {
         return cipher
     }
 
-    /// The journal's key from the text the keyring kept (`JournalCipher.exported`): nil when it is
-    /// not this journal's key (the lock was turned off and on again since, say).
-    public static func unlock(path: String, keptKey: String) -> JournalCipher? {
+    /// The journal's key from the text the keyring kept (`JournalCipher.withExportedKey`): nil
+    /// when it is not this journal's key (the lock was turned off and on again since, say).
+    public static func unlock(path: String, keptKey: [UInt8]) -> JournalCipher? {
         let file = JournalFile.resolve(path)
         guard let lockFile = try? LockFile.read(keyFile(of: file), journal: path),
-              let data = Data(base64Encoded: keptKey), data.count == JournalCipher.keyLength else { return nil }
-        var key = Array(data)
-        guard let cipher = JournalCipher(key: &key), cipher.keyID == lockFile.keyID else { return nil }
+              let cipher = JournalCipher(exported: keptKey), cipher.keyID == lockFile.keyID else { return nil }
         return cipher
     }
 

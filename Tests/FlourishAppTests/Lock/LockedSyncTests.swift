@@ -31,7 +31,7 @@ final class LockedSyncTests: XCTestCase {
         defer { SyncKeyring.forget(for: unlocked) }
         try unlocked.save(try EntryDraft(title: "Unsent when it locked", mood: .reallyGood).validated().get())
         unlocked.close()
-        let keptLockKey = locked.cipher.exported
+        let keptLockKey = locked.cipher.withExportedKey { $0 }
         locked.cipher.wipe()
         let placeBefore = try contents(of: place)
 

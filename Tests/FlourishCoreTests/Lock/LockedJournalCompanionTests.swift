@@ -60,11 +60,13 @@ final class LockedJournalCompanionTests: XCTestCase {
     func testAKeyKeptForTheKeyringOpensOnlyItsOwnJournal() throws {
         let (store, cipher) = try lockedStore()
         store.close()
-        let kept = cipher.exported
+        let kept = cipher.withExportedKey { $0 }
+        XCTAssertEqual(kept, Array(cipher.withKey { Data($0).base64EncodedString() }.utf8),
+                       "the text keyrings kept before: base64 of the key")
         XCTAssertEqual(JournalLock.unlock(path: path, keptKey: kept)?.keyID, cipher.keyID)
         let other = try XCTUnwrap(JournalCipher.random())
-        XCTAssertNil(JournalLock.unlock(path: path, keptKey: other.exported), "another journal's key is refused")
-        XCTAssertNil(JournalLock.unlock(path: path, keptKey: "not a key"))
+        XCTAssertNil(JournalLock.unlock(path: path, keptKey: other.withExportedKey { $0 }), "another journal's key is refused")
+        XCTAssertNil(JournalLock.unlock(path: path, keptKey: Array("not a key".utf8)))
     }
 
     func testAClosedStoreRefusesEveryUseInsteadOfReachingAClosedConnection() throws {
