@@ -21,6 +21,13 @@ public enum Keyring {
     /// a locked keyring is nil too: nothing asks the person to unlock it (for work in the
     /// background, which must never put a password prompt on screen).
     public static func lookup(journal: String, kind: String, unlocking: Bool = true) throws(Unavailable) -> String? {
+        try withFound(journal: journal, kind: kind, unlocking: unlocking) { String(cString: $0) }
+    }
+
+    /// Runs `body` with the secret libsecret found (nil when none is kept), then has libsecret
+    /// wipe and free it.
+    private static func withFound<T>(journal: String, kind: String, unlocking: Bool,
+                                     _ body: (UnsafeMutablePointer<CChar>) -> T) throws(Unavailable) -> T? {
         var error: UnsafeMutablePointer<GError>?
         let found = unlocking ? flourish_secret_lookup(journal, kind, &error) : flourish_secret_lookup_if_open(journal, kind, &error)
         guard let found else {
@@ -29,7 +36,7 @@ public enum Keyring {
         }
         // secret_password_free wipes the C copy before freeing it.
         defer { secret_password_free(found) }
-        return String(cString: found)
+        return body(found)
     }
 
     /// As `store`, the secret (text without NUL) given as bytes the caller owns and wipes: no
@@ -46,16 +53,11 @@ public enum Keyring {
     /// As `lookup`, the secret handed to `body` as bytes, wiped afterwards (with libsecret's
     /// copy): no Swift string ever holds it. Nil when none is kept.
     public static func withSecret<T>(journal: String, kind: String, unlocking: Bool = true, _ body: ([UInt8]) -> T) throws(Unavailable) -> T? {
-        var error: UnsafeMutablePointer<GError>?
-        let found = unlocking ? flourish_secret_lookup(journal, kind, &error) : flourish_secret_lookup_if_open(journal, kind, &error)
-        guard let found else {
-            if error != nil { throw unavailable(error) }
-            return nil
+        try withFound(journal: journal, kind: kind, unlocking: unlocking) { found in
+            var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self), count: strlen(found)))
+            defer { explicit_bzero(&bytes, bytes.count) }
+            return body(bytes)
         }
-        defer { secret_password_free(found) }
-        var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self), count: strlen(found)))
-        defer { explicit_bzero(&bytes, bytes.count) }
-        return body(bytes)
     }
 
     public static func clear(journal: String, kind: String) throws(Unavailable) {
