@@ -370,10 +370,12 @@ static sqlite3_int64 frame_position(sqlite3_int64 offset) {
     return offset < WAL_HEADER ? -1 : (offset - WAL_HEADER) % FRAME;
 }
 
-/// The page number in the header of the frame whose page starts at `page_offset`.
-static int frame_page(CipherFile *file, sqlite3_int64 page_offset, uint32_t *page) {
+/// The page number in the header of the frame whose page starts at `page_offset`. `written`:
+/// the page SQLite writes right after that header, whose number this connection remembers; a
+/// read always looks on disk (another connection may have restarted the log since).
+static int frame_page(CipherFile *file, sqlite3_int64 page_offset, int written, uint32_t *page) {
     sqlite3_int64 header = page_offset - FRAME_HEADER;
-    if (file->header_offset == header) {
+    if (written && file->header_offset == header) {
         *page = file->header_page;
         return SQLITE_OK;
     }
@@ -493,7 +495,7 @@ static int read_wal(CipherFile *file, unsigned char *buffer, int amount, sqlite3
     if (position == FRAME_HEADER && amount == PAGE) {
         // A page the log's index says is there: it must open.
         uint32_t page;
-        rc = frame_page(file, offset, &page);
+        rc = frame_page(file, offset, 0, &page);
         if (rc != SQLITE_OK) return rc;
         unsigned char raw[PAGE];
         rc = file->real->pMethods->xRead(file->real, raw, PAGE, offset);
@@ -548,7 +550,7 @@ static int write_wal(CipherFile *file, const unsigned char *buffer, int amount, 
     }
     if (position == FRAME_HEADER && amount == PAGE) {
         uint32_t page;
-        rc = frame_page(file, offset, &page);
+        rc = frame_page(file, offset, 1, &page);
         if (rc != SQLITE_OK) return rc;
         unsigned char sealed[PAGE];
         seal_page(file->key, journal, page, buffer, sealed);
@@ -591,7 +593,6 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
     size_t count = fread(header, 1, WAL_HEADER, log);
     fclose(log);
     if (count == 0) return 0; // an empty log: SQLite makes one so, before its header
-    if (count < WAL_HEADER) return 1;
     unsigned char *key = sodium_malloc(KEY_SIZE), *mask_key = sodium_malloc(crypto_generichash_KEYBYTES);
     int foreign = 0;
     if (key && mask_key) {
@@ -605,11 +606,13 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
         if (journal && fread(raw, 1, PAGE, journal) == PAGE && format_of_page_one(key, raw, id) == 2) {
             crypto_kdf_derive_from_key(mask_key, crypto_generichash_KEYBYTES, 1, "FLWALMSK", key);
             unsigned char expected[8], stored[8];
+            // Shorter than its header: nothing SQLite writes (its header is one write).
+            if (count < WAL_HEADER) memset(header + count, 0, WAL_HEADER - count);
             memcpy(stored, header + WAL_HEADER - 8, 8);
             mask_header_checksum(mask_key, id, header, stored);
             log_header_checksum(header, expected);
-            foreign = (big_endian_32(header) & 0xFFFFFFFE) != 0x377f0682 || big_endian_32(header + 8) != PAGE
-                || memcmp(expected, stored, 8) != 0;
+            foreign = count < WAL_HEADER || (big_endian_32(header) & 0xFFFFFFFE) != 0x377f0682
+                || big_endian_32(header + 8) != PAGE || memcmp(expected, stored, 8) != 0;
         }
         if (journal) fclose(journal);
     }

@@ -244,13 +244,17 @@ public enum JournalLock {
     /// Copies the healthy journal `file` (read through `source`) into a new file sealed by
     /// `target` (or plain), checks the copy row by row, runs `beforeSwap`, and renames the copy
     /// over the journal.
+    /// Holds the journal folder's lock exclusively throughout (`JournalFolderLock`): no program
+    /// opens the journal meanwhile, and one that has it open makes it `.busy`.
     private static func convert(_ file: String, shownAs path: String, from source: JournalCipher?, to target: JournalCipher?,
                                 evenHalfLocked: Bool = false, beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
+        let held = JournalFolderLock.take(file, exclusive: true)
+        defer { held.release() }
         let copy = file + (target == nil ? ".unlocking" : ".locking")
         let files = FileManager.default
         try? files.removeItem(atPath: copy)
         do {
-            let store = try JournalStore(path: file, cipher: source, evenHalfLocked: evenHalfLocked, upgradingFormat: false)
+            let store = try JournalStore(path: file, cipher: source, evenHalfLocked: evenHalfLocked, withinConversion: true)
             if case .damaged = store.check() { store.close(); throw JournalError.damagedJournal(path: path) }
             do {
                 try store.vacuum(intoNewFile: copy, sealedBy: target)
@@ -260,8 +264,9 @@ public enum JournalLock {
                 throw error
             }
             store.close()
-            // The last connection merges the log and removes it; one still there is another's.
-            guard JournalFile.size(of: file + "-wal") == 0 else { throw JournalError.busy }
+            // The last connection merges the log and removes it; one still there is another's, as
+            // is any lock on the journal or its wal-index.
+            guard JournalFile.size(of: file + "-wal") == 0, !JournalFolderLock.othersHaveOpen(file) else { throw JournalError.busy }
             for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: file + suffix) }
             try beforeSwap()
             guard rename(copy, file) == 0 else { throw JournalError.io(reason: String(cString: strerror(errno))) }
@@ -305,7 +310,7 @@ public enum JournalLock {
         var converted: [String] = [], removed: [String] = []
         for (backup, ownKeyFile) in copies(of: file) where only?.contains(backup) ?? true {
             // Already as it should be: converted before a conversion was cut short.
-            if isAlready(backup, as: target) {
+            if isAlready(backup, as: target, inTodaysFormat: source === target) {
                 if ownKeyFile {
                     if let lockFile { try? lockFile.write(to: keyFile(of: backup)) } else { unlink(keyFile(of: backup)) }
                 }
@@ -352,12 +357,13 @@ public enum JournalLock {
         }
     }
 
-    /// Whether the copy `backup` is plain already (`target` nil) or sealed by `target` already,
-    /// in today's page format.
-    private static func isAlready(_ backup: String, as target: JournalCipher?) -> Bool {
+    /// Whether the copy `backup` is plain already (`target` nil) or sealed by `target` already:
+    /// in any page format, or with `inTodaysFormat` (rewriting copies in it) in today's. A copy
+    /// sealed in format 1 is no plain copy to seal: a lock finished after a cut keeps it.
+    private static func isAlready(_ backup: String, as target: JournalCipher?, inTodaysFormat: Bool) -> Bool {
         guard let target else { return JournalFile.hasSQLiteHeader(backup) }
         guard JournalFile.size(of: backup) > 0, !JournalFile.hasSQLiteHeader(backup),
-              target.format(of: backup) == JournalCipher.format else { return false }
+              let format = target.format(of: backup), inTodaysFormat ? format == JournalCipher.format : format > 0 else { return false }
         return (try? JournalRescue.withSnapshot(of: backup, shownAs: backup, cipher: target) { queue in
             try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         }) != nil

@@ -12,8 +12,8 @@ import Foundation
 ///
 /// So is a write-ahead log (`-wal`) written without the journal's key: the VFS masks its header's
 /// checksum with the key, so SQLite would only ignore one made elsewhere, and the journal's next
-/// write would overwrite it, unsaid. It is set aside only while no connection has the log open
-/// (see `nobodyHasTheLogOpen`): a log being written is the journal's own.
+/// write would overwrite it, unsaid. It is set aside only while no connection has the journal open
+/// (`JournalFolderLock.othersHaveOpen`, the folder's lock held): a log in use is the journal's own.
 public enum SetAsideFiles {
     /// One file set aside: where it was, and where it is kept now.
     public struct Kept: Equatable, Sendable {
@@ -45,20 +45,12 @@ public enum SetAsideFiles {
     /// Moves every foreign side file of the locked journal `file` aside (a rename in its folder),
     /// then returns every file kept aside beside it, these and any from before. A file that
     /// cannot be moved stops the opening: the journal is not opened while it is in SQLite's way.
+    /// Call it holding the folder's lock exclusively (`JournalFolderLock`).
     static func setAside(beside file: String, shownAs path: String, cipher: JournalCipher, now: Date = Date()) throws(JournalError) -> [Kept] {
         let stamp = Self.stamp(now)
         for found in foreign(of: file, cipher: cipher) {
-            // A log is looked at again once nobody can be writing it (a header read while another
-            // connection rewrote it could read torn); one in use is left alone.
-            var unused: Int32 = -1
-            if found.hasSuffix("-wal") {
-                unused = nobodyHasTheLogOpen(file)
-                guard unused != -2, cipher.logIsForeign(beside: file) else {
-                    if unused >= 0 { close(unused) }
-                    continue
-                }
-            }
-            defer { if unused >= 0 { close(unused) } }
+            // A log some connection has open is the journal's own (its header read torn, say).
+            if found.hasSuffix("-wal"), JournalFolderLock.othersHaveOpen(file) { continue }
             var status = stat()
             var keptAs = found + mark + stamp, number = 1
             while lstat(keptAs, &status) == 0 {
@@ -71,28 +63,6 @@ public enum SetAsideFiles {
             }
         }
         return kept(beside: file)
-    }
-
-    /// Whether no connection (of this process or another) has the log of `file` open: SQLite's
-    /// unix VFS holds a shared lock on one byte of the wal-index (`-shm`, its "DMS" byte, 128)
-    /// for as long as a connection uses the log. Tried with an open file description lock, which
-    /// conflicts with those of this process too, and whose closing releases no lock of SQLite's.
-    /// Returns the wal-index's descriptor holding the lock (close it once done), -1 when there is
-    /// no wal-index (nobody has the log open), -2 when someone has it open.
-    private static func nobodyHasTheLogOpen(_ file: String) -> Int32 {
-        let index = open(file + "-shm", O_RDWR | O_CLOEXEC)
-        guard index >= 0 else { return errno == ENOENT ? -1 : -2 }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 128
-        lock.l_len = 1
-        // F_OFD_SETLK (Linux 3.15), which Glibc's module does not export.
-        guard fcntl(index, 37, &lock) == 0 else {
-            close(index)
-            return -2
-        }
-        return index
     }
 
     /// What `--check` says of the locked journal `file`, which it never changes: each foreign

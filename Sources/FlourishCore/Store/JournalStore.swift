@@ -23,6 +23,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     private let lock = NSLock()
     /// Held shared by every use of the connections, exclusively by `close()`.
     private let inUse = InUseLock()
+    /// Opened by a conversion, which holds the folder's lock (see `init`).
+    private let withinConversion: Bool
     /// Closed: every use after it fails with `.closed` (a reader of an earlier window, say).
     private var isClosed = false
     /// Reads go here: the read-only connection until the check, then the writer.
@@ -52,20 +54,30 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     }
 
     /// `evenHalfLocked`: for finishing a lock cut short, which opens the plain journal its key
-    /// file is beside (see `JournalError.halfLocked`). `upgradingFormat`: a locked journal sealed
-    /// in an earlier page format is first rewritten in today's (`JournalLock.upgradeFormat`); off
-    /// for the store that rewriting opens.
-    init(path: String, cipher: JournalCipher?, evenHalfLocked: Bool, upgradingFormat: Bool = true) throws(JournalError) {
+    /// file is beside (see `JournalError.halfLocked`). `withinConversion`: the store a conversion
+    /// opens (`JournalLock.convert`), which holds the folder's lock already; otherwise a locked
+    /// journal sealed in an earlier page format is first rewritten in today's
+    /// (`JournalLock.upgradeFormat`), and connections open holding the folder's lock shared.
+    init(path: String, cipher: JournalCipher?, evenHalfLocked: Bool, withinConversion: Bool = false) throws(JournalError) {
         self.path = path
         self.cipher = cipher
-        file = JournalFile.resolve(path)
+        self.withinConversion = withinConversion
+        let file = JournalFile.resolve(path)
+        self.file = file
         // Never opened (nor made) in the clear beside a key file: the person says which it is.
         if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
         // Before SQLite looks at the file: it would play a rollback journal back into it.
-        if let cipher { setAside = try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher) } else { setAside = [] }
+        if let cipher {
+            let setAside = { () throws(JournalError) in try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher) }
+            self.setAside = withinConversion ? try setAside() : try JournalFolderLock.holding(file, exclusive: true, setAside)
+        } else {
+            setAside = []
+        }
         // Before anything is written to it: a write would be in the old format too. Not done
         // (Flourish has it open elsewhere, say), it opens as it is, and is rewritten next time.
-        if let cipher, upgradingFormat { _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher) }
+        if let cipher, !withinConversion { _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher) }
+        let opening = withinConversion ? nil : JournalFolderLock.take(file, exclusive: false)
+        defer { opening?.release() }
         let created = try JournalFile.prepare(file, shownAs: path)
         let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
         do {
@@ -170,6 +182,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file + suffix) {
             chmod(file + suffix, 0o600)
         }
+        let opening = withinConversion ? nil : JournalFolderLock.take(file, exclusive: false)
+        defer { opening?.release() }
         do {
             let writer = try Self.openForWriting(file, cipher: cipher)
             lock.withLock {

@@ -147,6 +147,34 @@ final class LockedLogFaultTests: XCTestCase {
         XCTAssertGreaterThan(JournalCipher.refusedPages, refusedBefore, "the frame's tag refused it")
         XCTAssertTrue(report.joined().localizedCaseInsensitiveContains("disk I/O error"), report.joined(separator: "; "))
     }
+
+    /// A connection remembers where it last wrote a frame's header; another connection may have
+    /// restarted the log since and written another page there. Read back, that frame opens as the
+    /// page its header names now: no false damage.
+    func testAFrameAnotherConnectionWroteSinceOpensAsItsOwnPage() throws {
+        try JournalStore(path: path).close()
+        let cipher = try JournalLock.lock(path: path, passphrase: "log fault passphrase", cost: .interactive).cipher
+        let store = try JournalStore(path: path, cipher: cipher)
+        for number in 0..<saves { _ = try store.save(entry(number), createdAt: Date(timeIntervalSince1970: Double(number) * 86_400)) }
+        store.close()
+        var configuration = JournalFile.configuration(cipher)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        let first = try DatabaseQueue(path: cipher.location(of: path), configuration: configuration)
+        let second = try DatabaseQueue(path: cipher.location(of: path), configuration: configuration)
+        // The first writes a small transaction: it remembers its last frame's header.
+        try first.write { db in try db.execute(sql: "UPDATE entry SET mood = 5 WHERE id = (SELECT min(id) FROM entry)") }
+        let small = try LogFrames(path + "-wal").count
+        // The second merges the log, starts it again from its first frame, and writes many pages.
+        try second.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(RESTART)") }
+        try second.write { db in try db.execute(sql: "UPDATE entry SET body = body || ' Written again.'") }
+        let log = try LogFrames(path + "-wal")
+        XCTAssertGreaterThan(log.count, small, "the second's frames cover the first's")
+        XCTAssertNotEqual(log.pages[small - 1], 0)
+        // The first reads every page, that frame's among them.
+        XCTAssertEqual(try first.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }, ["ok"])
+        try first.close()
+        try second.close()
+    }
 }
 
 /// The frames of a write-ahead log, from their headers (which the VFS leaves in the clear).

@@ -231,6 +231,58 @@ final class PageFormatTests: XCTestCase {
         store.close()
     }
 
+    func testAJournalOpenForWritingElsewhereIsNeverSwappedUnderIt() throws {
+        let files = FileManager.default
+        let journal = folder.file("journal.sqlite")
+        for name in try files.contentsOfDirectory(atPath: Self.fixture) {
+            try files.copyItem(atPath: Self.fixture + "/" + name, toPath: folder.file(name))
+        }
+        let cipher = try JournalLock.unlock(path: journal, secret: "locked fixture passphrase")
+        // Another program's writer, its log merged and emptied: nothing on disk says it is there
+        // but its locks.
+        let other = try DatabaseQueue(path: cipher.location(of: journal), configuration: JournalFile.configuration(cipher))
+        try other.writeWithoutTransaction { db in _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        XCTAssertEqual(JournalFile.size(of: journal + "-wal"), 0)
+        let store = try JournalStore(path: journal, cipher: cipher)
+        XCTAssertEqual(cipher.format(of: journal), 1, "not rewritten while another program has it open")
+        store.close()
+        try other.write { db in
+            try db.execute(sql: "UPDATE entry SET title = 'Saved by the other program' WHERE title = 'Day 1 of the locked fixture'")
+        }
+        try other.close()
+        let reopened = try JournalStore(path: journal, cipher: cipher)
+        XCTAssertEqual(cipher.format(of: journal), JournalCipher.format, "rewritten once nobody else has it open")
+        XCTAssertEqual(try reopened.matches(JournalQuery(text: "other program")).count, 1, "with the other program's save")
+        reopened.close()
+    }
+
+    func testALockFinishedAfterACutKeepsABackupSealedInTheFirstFormat() throws {
+        let files = FileManager.default
+        let journal = folder.file("journal.sqlite"), backup = folder.file("backups/journal-2023-12-25.sqlite")
+        for name in try files.contentsOfDirectory(atPath: Self.fixture) {
+            try files.copyItem(atPath: Self.fixture + "/" + name, toPath: folder.file(name))
+        }
+        let cipher = try JournalLock.unlock(path: journal, secret: "locked fixture passphrase")
+        let backupRows = try everyRow(backup, cipher: cipher)
+        // Half locked: the journal plain again beside its key file, as a lock cut short leaves it.
+        let plain = folder.file("plain.sqlite")
+        var configuration = JournalFile.configuration(cipher)
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: cipher.location(of: journal), configuration: configuration)
+        try JournalFile.vacuum(queue, intoNewFile: plain, cipher: nil)
+        try queue.close()
+        for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: journal + suffix) }
+        XCTAssertEqual(rename(plain, journal), 0)
+        XCTAssertTrue(JournalLock.isHalfLocked(journal))
+
+        let done = try JournalLock.finishLocking(path: journal, cipher: cipher)
+        XCTAssertEqual(done.backupsRemoved, [], "a backup sealed in the first format is no plain copy: kept")
+        XCTAssertEqual(try everyRow(backup, cipher: cipher), backupRows)
+        _ = try JournalLock.sealPlainCopies(path: journal, cipher: cipher)
+        XCTAssertEqual(cipher.format(of: backup), JournalCipher.format, "then rewritten in today's format")
+        XCTAssertEqual(try everyRow(backup, cipher: cipher), backupRows)
+    }
+
     /// Every row of every table (the search index's own included), as text.
     private func everyRow(_ file: String, cipher: JournalCipher) throws -> [String: [[String]]] {
         var configuration = JournalFile.configuration(cipher)

@@ -210,6 +210,14 @@ final class PlantedFilesTests: XCTestCase {
         // read as the journal's, but one it uses is never moved from under it.
         let other = try DatabaseQueue(path: JournalFile.location(path, cipher: cipher), configuration: JournalFile.configuration(cipher))
         XCTAssertEqual(try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") }, 60)
+        // A busy machine: the kernel's list of locks runs to pages, the newest first (a lock on
+        // each of these files, taken after the other connection's).
+        let others = (0..<300).map { number -> Int32 in
+            let descriptor = open(folder.file("other-\(number)"), O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            XCTAssertEqual(flock(descriptor, LOCK_EX), 0)
+            return descriptor
+        }
+        defer { others.forEach { close($0) } }
         let store = try JournalStore(path: path, cipher: cipher)
         XCTAssertEqual(store.setAside, [], "left where it is while another connection has it open")
         store.close()
