@@ -175,13 +175,8 @@ final class PageFormatTests: XCTestCase {
     func testAJournalLockedInTheFirstFormatIsRewrittenInTodaysWithEveryRow() throws {
         let files = FileManager.default
         let journal = folder.file("journal.sqlite"), before = folder.file("before/journal.sqlite")
-        for target in [folder.path, folder.file("before")] {
-            try files.createDirectory(atPath: target, withIntermediateDirectories: true)
-            for name in try files.contentsOfDirectory(atPath: Self.fixture) {
-                try files.copyItem(atPath: Self.fixture + "/" + name, toPath: target + "/" + name)
-            }
-        }
-        let cipher = try JournalLock.unlock(path: journal, secret: "locked fixture passphrase")
+        _ = try fixtureCopy(in: folder.file("before"))
+        let cipher = try fixtureCopy().cipher
         let backup = folder.file("backups/journal-2023-12-25.sqlite")
         XCTAssertEqual(cipher.format(of: journal), 1)
         XCTAssertEqual(cipher.format(of: backup), 1)
@@ -207,12 +202,7 @@ final class PageFormatTests: XCTestCase {
     }
 
     func testAJournalInTheFirstFormatOpenElsewhereOpensAsItIsAndIsRewrittenLater() throws {
-        let files = FileManager.default
-        let journal = folder.file("journal.sqlite")
-        for name in try files.contentsOfDirectory(atPath: Self.fixture) {
-            try files.copyItem(atPath: Self.fixture + "/" + name, toPath: folder.file(name))
-        }
-        let cipher = try JournalLock.unlock(path: journal, secret: "locked fixture passphrase")
+        let (journal, cipher) = try fixtureCopy()
         // Another program reading it: its lock keeps the log from being merged, so the file cannot
         // be swapped under it.
         let other = try DatabaseQueue(path: cipher.location(of: journal), configuration: JournalFile.configuration(cipher))
@@ -232,12 +222,7 @@ final class PageFormatTests: XCTestCase {
     }
 
     func testAJournalOpenForWritingElsewhereIsNeverSwappedUnderIt() throws {
-        let files = FileManager.default
-        let journal = folder.file("journal.sqlite")
-        for name in try files.contentsOfDirectory(atPath: Self.fixture) {
-            try files.copyItem(atPath: Self.fixture + "/" + name, toPath: folder.file(name))
-        }
-        let cipher = try JournalLock.unlock(path: journal, secret: "locked fixture passphrase")
+        let (journal, cipher) = try fixtureCopy()
         // Another program's writer, its log merged and emptied: nothing on disk says it is there
         // but its locks.
         let other = try DatabaseQueue(path: cipher.location(of: journal), configuration: JournalFile.configuration(cipher))
@@ -258,11 +243,8 @@ final class PageFormatTests: XCTestCase {
 
     func testALockFinishedAfterACutKeepsABackupSealedInTheFirstFormat() throws {
         let files = FileManager.default
-        let journal = folder.file("journal.sqlite"), backup = folder.file("backups/journal-2023-12-25.sqlite")
-        for name in try files.contentsOfDirectory(atPath: Self.fixture) {
-            try files.copyItem(atPath: Self.fixture + "/" + name, toPath: folder.file(name))
-        }
-        let cipher = try JournalLock.unlock(path: journal, secret: "locked fixture passphrase")
+        let backup = folder.file("backups/journal-2023-12-25.sqlite")
+        let (journal, cipher) = try fixtureCopy()
         let backupRows = try everyRow(backup, cipher: cipher)
         // Half locked: the journal plain again beside its key file, as a lock cut short leaves it.
         let plain = folder.file("plain.sqlite")
@@ -281,6 +263,17 @@ final class PageFormatTests: XCTestCase {
         _ = try JournalLock.sealPlainCopies(path: journal, cipher: cipher)
         XCTAssertEqual(cipher.format(of: backup), JournalCipher.format, "then rewritten in today's format")
         XCTAssertEqual(try everyRow(backup, cipher: cipher), backupRows)
+    }
+
+    /// The fixture's files copied into `target` (the test's folder unless said), and its key.
+    private func fixtureCopy(in target: String? = nil) throws -> (journal: String, cipher: JournalCipher) {
+        let files = FileManager.default, target = target ?? folder.path
+        try files.createDirectory(atPath: target, withIntermediateDirectories: true)
+        for name in try files.contentsOfDirectory(atPath: Self.fixture) {
+            try files.copyItem(atPath: Self.fixture + "/" + name, toPath: target + "/" + name)
+        }
+        let journal = target + "/journal.sqlite"
+        return (journal, try JournalLock.unlock(path: journal, secret: "locked fixture passphrase"))
     }
 
     /// Every row of every table (the search index's own included), as text.
