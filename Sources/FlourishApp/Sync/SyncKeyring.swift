@@ -8,7 +8,8 @@ import GtkKit
 public enum SyncKeyring {
     /// `unlocking`: whether a locked keyring may be asked to unlock (a prompt on screen).
     public static func key(for journal: JournalStore, unlocking: Bool = true) -> JournalKey? {
-        (try? Keyring.lookup(journal: journal.file, kind: "key", unlocking: unlocking))?.flatMap(JournalKey.init(exported:))
+        let kept = try? Keyring.withSecret(journal: journal.file, kind: "key", unlocking: unlocking) { JournalKey(exported: $0) }
+        return kept ?? nil
     }
 
     public static func password(for journal: JournalStore, unlocking: Bool = true) -> String? {
@@ -29,8 +30,10 @@ public enum SyncKeyring {
     @discardableResult
     public static func keep(key: JournalKey, password: String?, for journal: JournalStore) -> Bool {
         do {
-            try Keyring.store(key.exported, label: String(format: tr("Flourish sync key for %@"), journal.path),
-                              journal: journal.file, kind: "key")
+            try key.withExported { text throws(Keyring.Unavailable) in
+                try Keyring.store(secret: text, label: String(format: tr("Flourish sync key for %@"), journal.path),
+                                  journal: journal.file, kind: "key")
+            }
             if let password {
                 try Keyring.store(password, label: String(format: tr("Flourish sync password for %@"), journal.path),
                                   journal: journal.file, kind: "password")

@@ -67,29 +67,14 @@ public final class JournalCipher: @unchecked Sendable {
 
     /// Runs `body` with the key as base64 text (bytes, no NUL), wiped afterwards: for the
     /// desktop's Secret Service only ("Unlock when I log in"), never a file, a log or a message,
-    /// and never a Swift string.
+    /// and never a Swift string (`KeyText`).
     public func withExportedKey<T, E: Error>(_ body: ([UInt8]) throws(E) -> T) throws(E) -> T {
-        var text = [CChar](repeating: 0, count: sodium_base64_encoded_len(Self.keyLength, Int32(sodium_base64_VARIANT_ORIGINAL)))
-        defer { sodium_memzero(&text, text.count) }
-        withKey { key in _ = sodium_bin2base64(&text, text.count, key, key.count, sodium_base64_VARIANT_ORIGINAL) }
-        var bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        defer { sodium_memzero(&bytes, bytes.count) }
-        return try body(bytes)
+        try withKey { key throws(E) in try KeyText.withText(of: key, body) }
     }
 
     /// The key from its base64 text (`withExportedKey`); nil for anything else.
     convenience init?(exported text: [UInt8]) {
-        var key = [UInt8](repeating: 0, count: Self.keyLength)
-        var length = 0
-        let decoded = text.withUnsafeBufferPointer { text in
-            text.withMemoryRebound(to: CChar.self) { characters in
-                sodium_base642bin(&key, key.count, characters.baseAddress, characters.count, nil, &length, nil, sodium_base64_VARIANT_ORIGINAL)
-            }
-        }
-        guard decoded == 0, length == Self.keyLength else {
-            sodium_memzero(&key, key.count)
-            return nil
-        }
+        guard var key = KeyText.key(from: text, length: Self.keyLength) else { return nil }
         self.init(key: &key)
     }
 

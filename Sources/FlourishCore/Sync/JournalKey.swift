@@ -29,13 +29,17 @@ public struct JournalKey: Sendable, Equatable {
 
     public static func == (lhs: JournalKey, rhs: JournalKey) -> Bool { lhs.bytes == rhs.bytes }
 
-    /// The key as text, for the desktop's Secret Service only: never a file, a log or a message.
-    public var exported: String { Data(bytes).base64EncodedString() }
+    /// Runs `body` with the key as base64 text (bytes, no NUL), wiped afterwards: for the
+    /// desktop's Secret Service only, never a file, a log, a message or a Swift string.
+    public func withExported<T, E: Error>(_ body: ([UInt8]) throws(E) -> T) throws(E) -> T {
+        try KeyText.withText(of: bytes, body)
+    }
 
-    /// A key kept as `exported` text; nil for anything else.
-    public init?(exported: String) {
-        guard let data = Data(base64Encoded: exported), data.count == Self.length else { return nil }
-        self.init(bytes: Array(data))
+    /// A key kept as `withExported` text; nil for anything else.
+    public init?(exported text: [UInt8]) {
+        guard var key = KeyText.key(from: text, length: Self.length) else { return nil }
+        defer { sodium_memzero(&key, key.count) }
+        self.init(bytes: key)
     }
 
     /// A name for the key that tells nothing of it (BLAKE2b keyed by it, of a fixed text): the

@@ -185,7 +185,7 @@ public final class JournalSync: @unchecked Sendable {
         return false
     }
 
-    /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.exported`).
+    /// The journal key, to keep in the desktop's Secret Service (see `JournalKey.withExported`).
     public var journalKey: JournalKey { key }
 
     /// A machine writes a snapshot once this many batches of its own are not in one yet (see

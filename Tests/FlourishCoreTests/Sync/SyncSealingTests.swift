@@ -55,6 +55,17 @@ final class SyncSealingTests: XCTestCase {
         XCTAssertThrowsError(try edited.unwrap(passphrase: passphrase)) { XCTAssertEqual($0 as? SyncError, .wrongPassphrase) }
     }
 
+    func testTheKeyTheKeyringKeepsIsTheBase64ItAlwaysWasAndOnlyAKey() throws {
+        let key = JournalKey.random()
+        let text = key.withExported { $0 }
+        // Keyrings already keep keys written as Foundation's base64: they read back the same.
+        let before = Data(base64Encoded: String(decoding: text, as: UTF8.self)).map { Array($0) }
+        XCTAssertEqual(JournalKey(exported: text), key)
+        XCTAssertEqual(before.flatMap { JournalKey(exported: Array(Data($0).base64EncodedString().utf8)) }, key)
+        XCTAssertNil(JournalKey(exported: Array("not a key".utf8)))
+        XCTAssertNil(JournalKey(exported: Array(Data(repeating: 7, count: 16).base64EncodedString().utf8)), "a key is 32 bytes")
+    }
+
     func testAKeyFileFromANewerFlourishOrSomethingElseIsRefused() throws {
         let written = try KeyFile(wrapping: .random(), journal: journal, passphrase: "p", cost: .interactive).encoded()
         var json = try XCTUnwrap(JSONSerialization.jsonObject(with: written) as? [String: Any])
