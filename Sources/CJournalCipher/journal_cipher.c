@@ -33,7 +33,9 @@
 #include <sodium.h>
 #include <sqlite3.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,29 +283,33 @@ static uint32_t big_endian_32(const unsigned char *bytes) {
     return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
 }
 
+/// Reads up to `size` bytes from the start of `path` into `out`; the count read, or -1.
+static ssize_t read_start(const char *path, unsigned char *out, size_t size) {
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return -1;
+    ssize_t total = 0;
+    while ((size_t)total < size) {
+        ssize_t count = pread(descriptor, out + total, size - (size_t)total, total);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        total += count;
+    }
+    close(descriptor);
+    return total;
+}
+
 int flourish_cipher_file_format(const char *path, int key_id) {
     if (sodium_init() < 0) return -1;
-    unsigned char *key = sodium_malloc(KEY_SIZE);
-    if (!key) return -1;
+    unsigned char raw[PAGE], id[FILE_ID];
+    ssize_t count = read_start(path, raw, PAGE);
+    if (count == 0) return 0;
+    if (count != PAGE) return -1;
+    // Opened with the slot's own key, under its lock: no copy of the key to make and wipe.
     pthread_mutex_lock(&slots_lock);
     int slot = slot_of(key_id);
-    if (slot >= 0) memcpy(key, slots[slot], KEY_SIZE);
+    int format = slot >= 0 ? format_of_page_one(slots[slot], raw, id) : 0;
     pthread_mutex_unlock(&slots_lock);
-    int format = -1;
-    FILE *file = slot >= 0 ? fopen(path, "rbe") : NULL;
-    if (file) {
-        unsigned char raw[PAGE], id[FILE_ID];
-        size_t count = fread(raw, 1, PAGE, file);
-        fclose(file);
-        if (count == 0) {
-            format = 0;
-        } else if (count == PAGE) {
-            format = format_of_page_one(key, raw, id);
-            if (format == 0) format = -1;
-        }
-    }
-    sodium_free(key);
-    return format;
+    return format == 0 ? -1 : format;
 }
 
 // MARK: - The journal's file
@@ -587,11 +593,9 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
     memcpy(log_path, path, length);
     memcpy(log_path + length, "-wal", 5);
     unsigned char header[WAL_HEADER];
-    FILE *log = fopen(log_path, "rbe");
+    ssize_t count = read_start(log_path, header, WAL_HEADER);
     free(log_path);
-    if (!log) return 0;
-    size_t count = fread(header, 1, WAL_HEADER, log);
-    fclose(log);
+    if (count < 0) return 0;
     if (count == 0) return 0; // an empty log: SQLite makes one so, before its header
     unsigned char *key = sodium_malloc(KEY_SIZE), *mask_key = sodium_malloc(crypto_generichash_KEYBYTES);
     int foreign = 0;
@@ -600,21 +604,19 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
         int slot = slot_of(key_id);
         if (slot >= 0) memcpy(key, slots[slot], KEY_SIZE);
         pthread_mutex_unlock(&slots_lock);
-        FILE *journal = slot >= 0 ? fopen(path, "rbe") : NULL;
         unsigned char raw[PAGE], id[FILE_ID];
         // Only a journal in format 2 masks its log's header: of format 1's, nothing can be told.
-        if (journal && fread(raw, 1, PAGE, journal) == PAGE && format_of_page_one(key, raw, id) == 2) {
+        if (slot >= 0 && read_start(path, raw, PAGE) == PAGE && format_of_page_one(key, raw, id) == 2) {
             crypto_kdf_derive_from_key(mask_key, crypto_generichash_KEYBYTES, 1, "FLWALMSK", key);
             unsigned char expected[8], stored[8];
             // Shorter than its header: nothing SQLite writes (its header is one write).
-            if (count < WAL_HEADER) memset(header + count, 0, WAL_HEADER - count);
+            if (count < WAL_HEADER) memset(header + count, 0, (size_t)(WAL_HEADER - count));
             memcpy(stored, header + WAL_HEADER - 8, 8);
             mask_header_checksum(mask_key, id, header, stored);
             log_header_checksum(header, expected);
             foreign = count < WAL_HEADER || (big_endian_32(header) & 0xFFFFFFFE) != 0x377f0682
                 || big_endian_32(header + 8) != PAGE || memcmp(expected, stored, 8) != 0;
         }
-        if (journal) fclose(journal);
     }
     if (key) sodium_free(key);
     if (mask_key) sodium_free(mask_key);

@@ -69,7 +69,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         // Before SQLite looks at the file: it would play a rollback journal back into it.
         if let cipher {
             let setAside = { () throws(JournalError) in try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher) }
-            self.setAside = withinConversion ? try setAside() : try JournalFolderLock.holding(file, exclusive: true, setAside)
+            // The folder's lock only when there is something to move (most openings have nothing).
+            let quiet = withinConversion || SetAsideFiles.foreign(of: file, cipher: cipher).isEmpty
+            self.setAside = quiet ? try setAside() : try JournalFolderLock.holding(file, exclusive: true, setAside)
         } else {
             setAside = []
         }
