@@ -45,10 +45,28 @@ public enum SetAsideFiles {
     /// Moves every foreign side file of the locked journal `file` aside (a rename in its folder),
     /// then returns every file kept aside beside it, these and any from before. A file that
     /// cannot be moved stops the opening: the journal is not opened while it is in SQLite's way.
-    /// Call it holding the folder's lock exclusively (`JournalFolderLock`).
-    static func setAside(beside file: String, shownAs path: String, cipher: JournalCipher, now: Date = Date()) throws(JournalError) -> [Kept] {
+    /// The moving holds the folder's lock exclusively (`JournalFolderLock`), taken here only when
+    /// there is something to move (most openings have nothing), unless the caller holds it.
+    static func setAside(beside file: String, shownAs path: String, cipher: JournalCipher, holdingFolderLock: Bool,
+                         now: Date = Date()) throws(JournalError) -> [Kept] {
+        let found = foreign(of: file, cipher: cipher)
+        if !found.isEmpty {
+            if holdingFolderLock {
+                try moveAside(found, beside: file, shownAs: path, now: now)
+            } else {
+                // Looked at again under the lock: what was found may have gone meanwhile.
+                try JournalFolderLock.holding(file, exclusive: true) { () throws(JournalError) in
+                    try moveAside(foreign(of: file, cipher: cipher), beside: file, shownAs: path, now: now)
+                }
+            }
+        }
+        return kept(beside: file)
+    }
+
+    /// Renames each of `found` aside.
+    private static func moveAside(_ found: [String], beside file: String, shownAs path: String, now: Date) throws(JournalError) {
         let stamp = Self.stamp(now)
-        for found in foreign(of: file, cipher: cipher) {
+        for found in found {
             // A log some connection has open is the journal's own (its header read torn, say).
             if found.hasSuffix("-wal"), JournalFolderLock.othersHaveOpen(file) { continue }
             var status = stat()
@@ -62,7 +80,6 @@ public enum SetAsideFiles {
                                                              found, String(cString: strerror(errno))))
             }
         }
-        return kept(beside: file)
     }
 
     /// What `--check` says of the locked journal `file`, which it never changes: each foreign

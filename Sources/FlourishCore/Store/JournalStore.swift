@@ -68,17 +68,14 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
         // Before SQLite looks at the file: it would play a rollback journal back into it.
         if let cipher {
-            let setAside = { () throws(JournalError) in try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher) }
-            // The folder's lock only when there is something to move (most openings have nothing).
-            let quiet = withinConversion || SetAsideFiles.foreign(of: file, cipher: cipher).isEmpty
-            self.setAside = quiet ? try setAside() : try JournalFolderLock.holding(file, exclusive: true, setAside)
+            setAside = try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher, holdingFolderLock: withinConversion)
         } else {
             setAside = []
         }
         // Before anything is written to it: a write would be in the old format too. Not done
         // (Flourish has it open elsewhere, say), it opens as it is, and is rewritten next time.
         if let cipher, !withinConversion { _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher) }
-        let opening = withinConversion ? nil : JournalFolderLock.take(file, exclusive: false)
+        let opening = Self.openingLock(file, withinConversion: withinConversion)
         defer { opening?.release() }
         let created = try JournalFile.prepare(file, shownAs: path)
         let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
@@ -141,6 +138,12 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         return queue
     }
 
+    /// The folder's lock, shared, for opening connections to `file`: none for a conversion's own
+    /// store, whose conversion holds it exclusively.
+    private static func openingLock(_ file: String, withinConversion: Bool) -> JournalFolderLock.Held? {
+        withinConversion ? nil : JournalFolderLock.take(file, exclusive: false)
+    }
+
     private static func openReadOnly(_ file: String, cipher: JournalCipher?) throws -> DatabaseQueue {
         var configuration = JournalFile.configuration(cipher)
         configuration.readonly = true
@@ -184,7 +187,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file + suffix) {
             chmod(file + suffix, 0o600)
         }
-        let opening = withinConversion ? nil : JournalFolderLock.take(file, exclusive: false)
+        let opening = Self.openingLock(file, withinConversion: withinConversion)
         defer { opening?.release() }
         do {
             let writer = try Self.openForWriting(file, cipher: cipher)
