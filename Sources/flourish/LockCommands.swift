@@ -32,13 +32,7 @@ func runEncrypt(_ path: String) -> Never {
     }
     if JournalLock.isHalfLocked(path) { finishLocking(path) }
     FileHandle.standardError.write(Data((tr("Locking the journal. A forgotten passphrase cannot be recovered: keep the recovery key printed below somewhere safe.") + "\n").utf8))
-    let passphrase = readSecret(prompt: tr("New passphrase for the journal: "))
-    guard passphrase.count >= JournalLock.shortestPassphrase else {
-        failed(.other(reason: String(format: tr("a passphrase has at least %@ characters; nothing was changed"), "\(JournalLock.shortestPassphrase)")))
-    }
-    if isatty(STDIN_FILENO) == 1, readSecret(prompt: tr("The same passphrase again: ")) != passphrase {
-        failed(.other(reason: tr("the two passphrases differ; nothing was changed")))
-    }
+    let passphrase = readNewLockPassphrase()
     do {
         let locked = try JournalLock.lock(path: path, passphrase: passphrase)
         finished(String(format: tr("Locked the journal at %@."), path) + "\n"
@@ -47,6 +41,61 @@ func runEncrypt(_ path: String) -> Never {
     } catch {
         failed(error)
     }
+}
+
+/// The journal's new passphrase: asked twice on a terminal, read once from anything else; one
+/// too short, or typed differently twice, ends the command having changed nothing.
+private func readNewLockPassphrase() -> String {
+    let passphrase = readSecret(prompt: tr("New passphrase for the journal: "))
+    guard passphrase.count >= JournalLock.shortestPassphrase else {
+        failed(.other(reason: String(format: tr("a passphrase has at least %@ characters; nothing was changed"), "\(JournalLock.shortestPassphrase)")))
+    }
+    if isatty(STDIN_FILENO) == 1, readSecret(prompt: tr("The same passphrase again: ")) != passphrase {
+        failed(.other(reason: tr("the two passphrases differ; nothing was changed")))
+    }
+    return passphrase
+}
+
+/// `--lock-new-key`: the locked journal, its backups and its photos sealed under a new key, with a
+/// new passphrase (after the current one, or the recovery key: never the keyring's key alone),
+/// and a new recovery key printed, once. A journal whose New Key… was cut short is finished
+/// instead, after its new passphrase, with a new recovery key.
+func runLockNewKey(_ path: String) -> Never {
+    guard JournalLock.isLocked(path) else { failed(.other(reason: String(format: tr("The journal at %@ is not locked."), path))) }
+    let file = JournalLock.file(of: path)
+    do {
+        let cipher = try cipherFromSecret(path)
+        if JournalLock.isNewKeyPending(path) {
+            let done = try JournalLock.finishNewKey(path: path, cipher: cipher)
+            print(String(format: tr("Finished sealing the journal at %@ under its new key."), path))
+            print(String(format: tr("New recovery key (the one before it no longer opens the journal; this one is shown only now): %@"), done.recoveryKey))
+            if let finished = done.finished { printRenewed(finished) }
+            end(0)
+        }
+        FileHandle.standardError.write(Data((tr("A new key for the journal, its backups and its photos, under a new passphrase: the old passphrase and recovery key will open nothing kept from now on.") + "\n").utf8))
+        let passphrase = readNewLockPassphrase()
+        let renewed = try JournalLock.newKey(path: path, cipher: cipher, passphrase: passphrase)
+        // The keyring's key is replaced last: until now it still opened the journal.
+        if LockKeyring.isKept(file: file), !LockKeyring.keep(renewed.cipher, journalPath: path, file: file) {
+            LockKeyring.forget(file: file)
+        }
+        print(String(format: tr("The journal at %@ has a new key and passphrase."), path))
+        print(String(format: tr("Recovery key (it opens the journal if the passphrase is forgotten; it is shown only now): %@"), renewed.recoveryKey))
+        if let finished = renewed.finished { printRenewed(finished) }
+        if let unfinished = renewed.unfinished {
+            let words = String(format: tr("not every file is sealed under the new key yet (%@): Flourish finishes it the next time it opens the journal"),
+                               unfinished.errorDescription ?? "\(unfinished)")
+            FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
+        }
+        end(0)
+    } catch {
+        failed(error)
+    }
+}
+
+private func printRenewed(_ finished: JournalLock.Finished) {
+    printBackups(sealed: finished.backupsSealed, removed: finished.backupsRemoved, sealedFormat: tr("Backups sealed under the new key: %@."))
+    if finished.photosSealed > 0 { print(String(format: tr("Photo files sealed under the new key: %@."), "\(finished.photosSealed)")) }
 }
 
 /// `--encrypt` where locking was cut short (or the journal replaced by a plain file): the plain

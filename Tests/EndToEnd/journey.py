@@ -1674,6 +1674,55 @@ def saves_of_a_locked_journal_stay_sealed():
           and len(document["entries"]) == len(LOCKED_ENTRIES) + 1)
 
 
+def a_leaked_passphrase_is_replaced_with_a_new_key():
+    print("journey: New Key… in Preferences seals a locked journal anew under a new passphrase, as a screen reader user would", flush=True)
+    locked = LockedJournal("new-key")
+    new = "a passphrase after the leak"
+    with open(locked.journal + ".key", "rb") as file:
+        before = file.read()
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Preferences item", "menu item", "Preferences"))
+    press(wait_for("the New Key button", lambda: next((node for window in app.app
+                                                       for node in [find_any(window, "New Key…", focusable=True)] if node), None)))
+    for name, text in [("Passphrase", LOCK_PASSPHRASE), ("New passphrase", new), ("The new passphrase again", new)]:
+        entry = wait_for(f"the field {name}", lambda: find(app.app, "password text", name))
+        check(f"{name} is a password field to a screen reader", entry is not None)
+        entry.queryEditableText().setTextContents(text)
+    screenshot("new-key.png")
+    press(app.wait("the Make New Key button", "push button", "Make New Key"))
+    # The journal closes, is sealed anew, and opens again with the new recovery key over it.
+    shown = wait_for("the new recovery key", lambda: next((node for node in descendants(app.app)
+                                                          if node.name.startswith("Recovery key: ")), None), timeout=60)
+    recovery_key = shown.name[len("Recovery key: "):]
+    check(f"the new recovery key is shown once, over the journal opened again ({len(recovery_key)} characters)",
+          re.fullmatch(r"([A-Z2-7]{4}-){7}[A-Z2-7]{4}", recovery_key) is not None
+          and app.find("label", "Your journal has a new key: its old passphrase and recovery key no longer open it. Keep this new recovery key "
+                       "somewhere safe, away from this computer: it opens the journal if the passphrase is forgotten. It is shown only now.")
+          is not None)
+    screenshot("new-key-recovery.png")
+    press(app.wait("the Done button", "push button", "Done"))
+    show_journal(app)
+    for title, _, _, _ in LOCKED_ENTRIES:
+        app.wait_row(f"the row of {title}", title)
+    check("every entry is in the window again", True)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+    with open(locked.journal + ".key", "rb") as file:
+        after = file.read()
+    check("the key file is written anew, its old keys let go", after != before and b"pending" not in after)
+    old = locked.run("--check", stdin=LOCK_PASSPHRASE + "\n")
+    check(f"the old passphrase opens nothing ({old.stderr.strip()})", old.returncode == 1 and "does not open" in old.stderr)
+    for secret in [new, recovery_key]:
+        opened = locked.run("--check", stdin=secret + "\n")
+        check(f"the new passphrase and the new recovery key each open it ({opened.stdout.strip()})",
+              opened.returncode == 0 and f"({len(LOCKED_ENTRIES)} entries)" in opened.stdout)
+    locked.check_nothing_in_the_clear("after New Key…", [*LOCKED_WORDS, new, LOCK_PASSPHRASE, recovery_key])
+
+
 def session_bus_subscribed(pid, *words):
     """Whether a connection of process `pid` to the session bus has a match rule holding each of
     `words`: once the bus has it, a signal it matches reaches that process (dbus-daemon's
@@ -2240,7 +2289,8 @@ def main():
                 locked_journal_opens_on_its_unlock_page, a_file_planted_beside_a_locked_journal_is_set_aside_and_said,
                 a_journal_locked_by_an_earlier_flourish_opens_whole,
                 lock_keeps_the_half_written_words_inside,
-                saves_of_a_locked_journal_stay_sealed, screen_lock_locks_the_journal, idle_journal_locks_itself,
+                saves_of_a_locked_journal_stay_sealed, a_leaked_passphrase_is_replaced_with_a_new_key,
+                screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
                 measures_are_kept_searched_and_charted,

@@ -530,6 +530,94 @@ check("nothing half made is left beside it", sorted(os.listdir(old_folder)) == [
 status, out, err = run("--check", stdin="locked fixture passphrase\n", database=old_journal)
 check(f"--check finds it healthy ({out})", status == 0)
 
+# --lock-new-key, for a passphrase that leaked: someone has the old passphrase, and took a copy of
+# the photo journal's folder (its key file, journal and photo files). After the new key, nothing
+# kept from then on opens with what they have; everything opens with the new passphrase or the new
+# recovery key. The current passphrase comes first on standard input, the new one second.
+taken = os.path.join(outside, "taken")
+shutil.copytree(photo_folder, taken)
+new_passphrase = "a new passphrase after the leak"
+status, out, err = run("--lock-new-key", stdin="not the passphrase at all\n" + new_passphrase + "\n", database=photo_journal)
+check(f"--lock-new-key refuses a wrong current passphrase, changing nothing ({err.strip()})",
+      status == 1 and "does not open this journal" in err
+      and {os.path.relpath(path, photo_folder) for path in files_under(photo_folder)} == {os.path.relpath(path, taken) for path in files_under(taken)}
+      and open(photo_journal + ".key", "rb").read() == open(os.path.join(taken, "journal.sqlite.key"), "rb").read())
+status, out, err = run("--lock-new-key", stdin=passphrase + "\n" + new_passphrase + "\n", database=photo_journal)
+new_recovery = re.search(r"^Recovery key .*: (([A-Z2-7]{4}-){7}[A-Z2-7]{4})$", out, re.M)
+check(f"--lock-new-key seals the journal and its photos under a new key and prints a new recovery key ({out.strip()})",
+      status == 0 and "has a new key and passphrase" in out and new_recovery and "Photo files sealed under the new key: 2." in out)
+check("nothing is left half made, and no old key waits in the key file",
+      sorted(os.listdir(photo_folder)) == ["journal-photos", "journal.sqlite", "journal.sqlite.key", "journal.sqlite.newest"]
+      and b"pending" not in open(photo_journal + ".key", "rb").read())
+status, out, err = run("--check", stdin=passphrase + "\n", database=photo_journal)
+check(f"the old passphrase opens nothing ({err.strip()})", status == 1 and "does not open this journal" in err)
+renewed_out = os.path.join(outside, "renewed.zip")
+status, out, err = run("--export", "zip", renewed_out, stdin=new_passphrase + "\n", database=photo_journal)
+check(f"the new one opens every entry and photo, byte for byte ({out.strip()})",
+      status == 0 and "Exported 5 entries" in out and all(zip_members(renewed_out)[name] == data for name, data in pictures.items()))
+status, out, err = run("--check", stdin=new_recovery.group(1) + "\n", database=photo_journal)
+check(f"and so does the new recovery key ({out.strip()})", status == 0 and "healthy" in out)
+# What was taken, put together with what is kept now: the old key file and passphrase open neither
+# today's journal file nor today's photo files.
+mixed = os.path.join(outside, "mixed")
+shutil.copytree(photo_folder, mixed)
+shutil.copy(os.path.join(taken, "journal.sqlite.key"), os.path.join(mixed, "journal.sqlite.key"))
+status, out, err = run("--check", stdin=passphrase + "\n", database=os.path.join(mixed, "journal.sqlite"))
+check(f"the old key file with the old passphrase opens nothing of today's journal ({out.strip()} {err.strip()})",
+      status == 1 and "healthy" not in out)
+shutil.rmtree(os.path.join(taken, "journal-photos"))
+shutil.copytree(os.path.join(photo_folder, "journal-photos"), os.path.join(taken, "journal-photos"))
+status, out, err = run("--export", "zip", os.path.join(outside, "taken.zip"), stdin=passphrase + "\n",
+                       database=os.path.join(taken, "journal.sqlite"))
+taken_members = zip_members(os.path.join(outside, "taken.zip")) if os.path.exists(os.path.join(outside, "taken.zip")) else {}
+check(f"nor, with the journal they took, today's photo files ({out.strip()} {err.strip()})",
+      not any(data in taken_members.values() for data in pictures.values()))
+check_photos_sealed("after --lock-new-key")
+
+# --lock-new-key killed part-way, then the journal opened with the new passphrase: whatever it had
+# done (the key file is written before the sealed copy appears), the opening finishes it: a
+# command run again (--lock-new-key, with the new passphrase, when the key file still holds the old
+# keys; else --export) ends with every entry and photo opening under the new key only, nothing in
+# the clear, nothing half made. Bounded: five kills.
+def kill_new_key(journal_path, delay):
+    process = subprocess.Popen([flourish, "--database", journal_path, "--lock-new-key"], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=environment)
+    process.stdin.write(new_passphrase + "\n" + "the passphrase after the kill" + "\n")
+    process.stdin.close()
+    deadline = time.monotonic() + 30
+    while not os.path.exists(journal_path + ".locking") and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    time.sleep(delay)
+    process.kill()
+    return process.wait()
+
+
+for number, delay in enumerate([0, 0.002, 0.008, 0.03, 0.1]):
+    kill_folder = os.path.join(root, f"new-key-killed-{number}")
+    shutil.copytree(photo_folder, kill_folder)
+    kill_journal = os.path.join(kill_folder, "journal.sqlite")
+    killed = kill_new_key(kill_journal, delay)
+    pending = b"pending" in open(kill_journal + ".key", "rb").read()
+    if pending:
+        status, out, err = run("--lock-new-key", stdin="the passphrase after the kill\n", database=kill_journal)
+        state = f"finished by --lock-new-key ({out.splitlines()[:1]})"
+        opened_with = "the passphrase after the kill"
+        finished = status == 0 and re.search(r"^New recovery key .*: ([A-Z2-7]{4}-){7}[A-Z2-7]{4}$", out, re.M)
+    else:
+        state, opened_with, finished = "finished already" if killed == 0 else "killed after the key file was settled", \
+            "the passphrase after the kill", True
+    export_killed = os.path.join(outside, f"new-key-killed-{number}.zip")
+    status, out, err = run("--export", "zip", export_killed, stdin=opened_with + "\n", database=kill_journal)
+    refused, _, _ = run("--check", stdin=new_passphrase + "\n", database=kill_journal)
+    members = zip_members(export_killed) if status == 0 else {}
+    left = [name for name in os.listdir(kill_folder) if name.endswith((".locking", ".converting", ".partial"))] \
+        + [name for name in os.listdir(os.path.join(kill_folder, "journal-photos")) if name.endswith(".partial")]
+    clear = in_the_clear(files_under(kill_folder), secrets)
+    check(f"--lock-new-key killed {delay * 1000:g} ms after the sealed copy appeared (then: {state}): every entry and "
+          f"photo opens with the new passphrase only, nothing in the clear, nothing half made",
+          finished and status == 0 and "Exported 5 entries" in out and all(members.get(name) == data for name, data in pictures.items())
+          and refused == 1 and left == [] and clear == [] and b"pending" not in open(kill_journal + ".key", "rb").read())
+
 # The passphrase was never written anywhere, nor said.
 for path, contents in sorted(files_under(root).items()):
     if any(passphrase.encode() in data for data in contents):

@@ -148,6 +148,24 @@ for path, contents in sorted(written.items()):
 check("the passphrase is in no file written, the keyring's included", True)
 check("nor in anything printed", not any(passphrase in text for text in said))
 
+# --lock-new-key with the key kept: it asks for the passphrase all the same (the keyring's key is
+# no proof of it), and replaces the keyring's key with the new one, last: the journal still opens
+# with nothing on standard input, which the old key could no longer do.
+status, out, err = run("--unlock-at-login", "on", stdin=passphrase + "\n")
+check("the key is kept", status == 0 and kept())
+new_passphrase = "the passphrase after a leak"
+status, out, err = run("--lock-new-key", stdin="\n")
+check(f"--lock-new-key with nothing on standard input changes nothing ({err})", status == 1)
+status, out, err = run("--lock-new-key", stdin=passphrase + "\n" + new_passphrase + "\n")
+check(f"--lock-new-key after the passphrase makes a new key ({out.splitlines()[:1]})", status == 0 and "has a new key" in out)
+(status, out, err), exported, entries = opens_without_passphrase()
+check(f"the keyring keeps the new key: --check and --export open the journal with nothing on standard input ({out})",
+      status == 0 and exported[0] == 0 and entries == [(title, body)])
+status, out, err = run("--unlock-at-login", "off")
+status, out, err = run("--check", stdin=passphrase + "\n")
+check(f"the old passphrase opens nothing ({err})", status == 1 and "does not open" in err)
+passphrase = new_passphrase
+
 # --decrypt forgets the key, as the Preferences switch does: a plain journal has none to keep.
 status, out, err = run("--unlock-at-login", "on", stdin=passphrase + "\n")
 check("the key is kept again", status == 0 and kept())

@@ -10,11 +10,18 @@ struct LockActions {
     let turnOn: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     let turnOff: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     let changePassphrase: @MainActor (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    /// New Key…: the journal closes, is sealed under a new key and opens again, its new recovery
+    /// key shown over it.
+    let newKey: @MainActor (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     /// "Unlock when I log in": whether the key is kept in the keyring, and keeping or forgetting it
     /// (the answer is false when no Secret Service took it).
     let unlocksAtLogin: @MainActor () -> Bool
     let setUnlocksAtLogin: @MainActor (_ on: Bool, _ done: @escaping @MainActor (Bool) -> Void) -> Void
 }
+
+/// What a change of the lock leaves: the key the journal opens with again (nil: plain), and the
+/// recovery key to show over its window, when one was made.
+private typealias Rebuilt = (JournalCipher?, (key: String, occasion: RecoveryKeyWindow.Occasion)?)
 
 /// A value handed from the background to the GTK thread once.
 private final class Handed<Value>: @unchecked Sendable {
@@ -102,7 +109,7 @@ extension FlourishApplication {
                 let path = journalPath
                 rebuild(done: done) { () throws(JournalError) in
                     let locked = try JournalLock.lock(path: path, passphrase: passphrase)
-                    return (locked.cipher, locked.recoveryKey)
+                    return (locked.cipher, (locked.recoveryKey, .locked))
                 }
             },
             turnOff: { [unowned self] passphrase, done in
@@ -126,6 +133,20 @@ extension FlourishApplication {
                             if case .failure(let error) = outcome { done(error) } else { done(nil) }
                         }
                     }
+                }
+            },
+            newKey: { [unowned self] current, new, done in
+                let path = journalPath
+                let keptInKeyring = unlocksAtLogin
+                rebuild(done: done) { () throws(JournalError) in
+                    let cipher = try JournalLock.unlock(path: path, secret: current)
+                    let renewed = try JournalLock.newKey(path: path, cipher: cipher, passphrase: new)
+                    // Last: until now the keyring's key still opened the journal.
+                    if keptInKeyring {
+                        let file = JournalLock.file(of: path)
+                        if !LockKeyring.keep(renewed.cipher, journalPath: path, file: file) { LockKeyring.forget(file: file) }
+                    }
+                    return (renewed.cipher, (renewed.recoveryKey, .newKey))
                 }
             },
             unlocksAtLogin: { [unowned self] in unlocksAtLogin },
@@ -156,10 +177,10 @@ extension FlourishApplication {
     /// changes nothing and is said in the window that opens again. The recovery key (turning
     /// it on) is shown over that window.
     private func rebuild(done: @escaping @MainActor (JournalError?) -> Void,
-                         _ convert: @escaping @Sendable () throws(JournalError) -> (JournalCipher?, String?)) {
+                         _ convert: @escaping @Sendable () throws(JournalError) -> Rebuilt) {
         guard let mainWindow, !mainWindow.isClosed else { return }
         let previous = cipher
-        let outcome = Handed<Result<(JournalCipher?, String?), JournalError>>()
+        let outcome = Handed<Result<Rebuilt, JournalError>>()
         // The window asking goes with the main window: its answer is said in the new one. The
         // windows go once the button's click is over, their controllers after GTK is done.
         done(nil)
@@ -171,8 +192,8 @@ extension FlourishApplication {
     }
 
     private func closeAndConvert(keeping drafts: KeptDrafts, previous: JournalCipher?,
-                                 outcome: Handed<Result<(JournalCipher?, String?), JournalError>>,
-                                 _ convert: @escaping @Sendable () throws(JournalError) -> (JournalCipher?, String?)) {
+                                 outcome: Handed<Result<Rebuilt, JournalError>>,
+                                 _ convert: @escaping @Sendable () throws(JournalError) -> Rebuilt) {
         // The key stays for the journal to open again as it was, should the change fail.
         windowClosed(keeping: drafts, wipeKey: false, then: {
             outcome.value = Result { () throws(JournalError) in try convert() }
@@ -181,7 +202,7 @@ extension FlourishApplication {
             case .success(let (cipher, recoveryKey))?:
                 self.cipher = cipher
                 whenOpened = { [unowned self] window in
-                    if let recoveryKey { window.showRecoveryKey(recoveryKey) }
+                    if let recoveryKey { window.showRecoveryKey(recoveryKey.key, occasion: recoveryKey.occasion) }
                 }
             case .failure(let error)?:
                 self.cipher = previous

@@ -18,7 +18,7 @@ public enum LockKeyring {
         return kept ?? nil
     }
 
-    static func isKept(file: String) -> Bool {
+    public static func isKept(file: String) -> Bool {
         ((try? Keyring.lookup(journal: file, kind: kind)) ?? nil) != nil
     }
 

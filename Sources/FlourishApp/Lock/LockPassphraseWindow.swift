@@ -3,11 +3,11 @@ import Foundation
 import GtkKit
 
 /// The lock's questions in Preferences: turning it on (a new passphrase, twice, and the warning),
-/// off (the passphrase), and Change Passphrase… (the current one, then a new one twice). The work
+/// off (the passphrase), Change Passphrase… and New Key… (the current one, then a new one twice). The work
 /// runs in the background; its outcome is said here, and the window closes once it is done.
 @MainActor
 final class LockPassphraseWindow {
-    enum Purpose { case turnOn, turnOff, change }
+    enum Purpose { case turnOn, turnOff, change, newKey }
 
     let window: Window
     let currentField = PasswordEntry()
@@ -33,6 +33,8 @@ final class LockPassphraseWindow {
                         tr("The journal and its backups are made plain again: anyone with the computer or a backup can read them."))
         case .change: (tr("Change Passphrase"), tr("_Change Passphrase"),
                        tr("The journal’s key is wrapped anew under the new passphrase; the recovery key stays the same."))
+        case .newKey: (tr("New Key"), tr("_Make New Key"),
+                       tr("For a passphrase that may have leaked: the journal, its backups and its photos are encrypted anew under a new key, with the new passphrase and a new recovery key (shown next). The old passphrase and recovery key then open nothing kept from now on. The journal closes and opens again."))
         }
         actionButton = Button(mnemonic: action)
         let content: Box

@@ -2,11 +2,14 @@ import FlourishCore
 import Foundation
 import GtkKit
 
-/// The recovery key, shown once when the lock is turned on: it opens the journal if the
-/// passphrase is forgotten. It can be copied or saved to a file of the person's choosing, and is
+/// The recovery key, shown once when the lock is turned on or the journal gets a new key (New
+/// Key…): it opens the journal if the passphrase is forgotten. It can be copied or saved to a file of the person's choosing, and is
 /// gone from memory once the window closes.
 @MainActor
 final class RecoveryKeyWindow {
+    /// Why a recovery key is shown: the lock turned on, or New Key….
+    enum Occasion { case locked, newKey }
+
     let window: Window
     let keyLabel: Label
     let copyButton = Button(mnemonic: tr("_Copy"))
@@ -14,10 +17,12 @@ final class RecoveryKeyWindow {
     let doneButton = Button(mnemonic: tr("_Done"))
     let status = Label()
 
-    init(application: Application, parent: Window, recoveryKey: String) {
+    init(application: Application, parent: Window, recoveryKey: String, occasion: Occasion = .locked) {
         let content: Box
         (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Recovery Key"), width: 480)
-        let about = Label(tr("Your journal is locked. Keep this recovery key somewhere safe, away from this computer: it opens the journal if the passphrase is forgotten. It is shown only now."))
+        let about = Label(occasion == .locked
+            ? tr("Your journal is locked. Keep this recovery key somewhere safe, away from this computer: it opens the journal if the passphrase is forgotten. It is shown only now.")
+            : tr("Your journal has a new key: its old passphrase and recovery key no longer open it. Keep this new recovery key somewhere safe, away from this computer: it opens the journal if the passphrase is forgotten. It is shown only now."))
         about.enableWrapping()
         about.alignStart()
         content.append(about)

@@ -18,6 +18,7 @@ final class PreferencesWindow {
     let closeButton = Button(mnemonic: tr("_Close"))
     let lockSwitch = Switch()
     let changePassphraseButton = Button(mnemonic: tr("Change _Passphrase…"))
+    let newKeyButton = Button(mnemonic: tr("New _Key…"))
     let loginSwitch = Switch()
     let idleChoice = DropDown(accessibleName: tr("Lock when idle"))
     /// Opens Preferences → Measures.
@@ -125,8 +126,11 @@ final class PreferencesWindow {
             return String(format: minutes == 1 ? tr("After %@ minute") : tr("After %@ minutes"), "\(minutes)")
         }
         content.append(Self.row(tr("Lock when idle"), spacing: 12, [idleChoice]))
-        changePassphraseButton.align(horizontal: .start)
-        content.append(changePassphraseButton)
+        let keyButtons = Box(.horizontal, spacing: 12)
+        keyButtons.append(changePassphraseButton)
+        keyButtons.append(newKeyButton)
+        keyButtons.align(horizontal: .start)
+        content.append(keyButtons)
         let hint = Label(tr("Locked, the journal, its search index and its backups are encrypted on disk: Flourish asks for the passphrase when it starts and after Lock (Ctrl+L). With “Unlock when I log in”, the desktop’s keyring keeps the journal’s key and Flourish opens without asking while you are logged in. A forgotten passphrase cannot be recovered."))
         hint.enableWrapping()
         hint.alignStart()
@@ -149,6 +153,7 @@ final class PreferencesWindow {
             }
         }
         changePassphraseButton.onClicked { [unowned self] in ask(.change) }
+        newKeyButton.onClicked { [unowned self] in ask(.newKey) }
     }
 
     /// The switch asks first: it shows the journal's state again until the question is answered
@@ -171,6 +176,7 @@ final class PreferencesWindow {
             case .turnOn: lock.turnOn(new, done)
             case .turnOff: lock.turnOff(current, done)
             case .change: lock.changePassphrase(current, new, done)
+            case .newKey: lock.newKey(current, new, done)
             }
         }
         lockWindow = made
@@ -211,6 +217,7 @@ final class PreferencesWindow {
         if let lock {
             lockSwitch.isOn = lock.isOn()
             changePassphraseButton.isSensitive = lock.isOn()
+            newKeyButton.isSensitive = lock.isOn()
             loginSwitch.isOn = lock.unlocksAtLogin()
             loginSwitch.isSensitive = lock.isOn()
             idleChoice.selected = Self.idleChoices.firstIndex(of: preferences.lockAfterIdleMinutes) ?? 1

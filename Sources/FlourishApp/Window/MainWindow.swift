@@ -315,9 +315,9 @@ final class MainWindow {
         window.onAnyInput { [weak watch] in watch?.noteActivity() }
     }
 
-    func showRecoveryKey(_ recoveryKey: String) {
+    func showRecoveryKey(_ recoveryKey: String, occasion: RecoveryKeyWindow.Occasion = .locked) {
         recoveryKeyWindow?.window.destroy()
-        let made = RecoveryKeyWindow(application: application, parent: window, recoveryKey: recoveryKey)
+        let made = RecoveryKeyWindow(application: application, parent: window, recoveryKey: recoveryKey, occasion: occasion)
         recoveryKeyWindow = made
         made.present()
     }

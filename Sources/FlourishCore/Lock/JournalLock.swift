@@ -215,16 +215,15 @@ public enum JournalLock {
         return Unlocked(backupsOpened: opened, backupsRemoved: removed)
     }
 
-    /// Wraps the key under a new passphrase, in the journal's key file and the backups' copy; the
-    /// recovery key stays as it was.
+    /// Wraps the key under a new passphrase, in the journal's key file, the backups' copy and each
+    /// recovered journal's own; the recovery key stays as it was.
     public static func changePassphrase(path: String, cipher: JournalCipher, to passphrase: String,
                                         cost: KeyFile.Cost = .moderate) throws(JournalError) {
         let file = JournalFile.resolve(path)
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
         let rewrapped = try cipher.withKey { key throws(JournalError) in try lockFile.rewrapped(key, passphrase: passphrase, cost: cost) }
-        try rewrapped.write(to: keyFile(of: file))
-        try writeBackupKeyFile(rewrapped, of: file)
+        try writeKeyFiles(rewrapped, of: file)
     }
 
     // MARK: - Converting
@@ -246,7 +245,7 @@ public enum JournalLock {
     /// over the journal.
     /// Holds the journal folder's lock exclusively throughout (`JournalFolderLock`): no program
     /// opens the journal meanwhile, and one that has it open makes it `.busy`.
-    private static func convert(_ file: String, shownAs path: String, from source: JournalCipher?, to target: JournalCipher?,
+    static func convert(_ file: String, shownAs path: String, from source: JournalCipher?, to target: JournalCipher?,
                                 evenHalfLocked: Bool = false, beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
         let held = JournalFolderLock.take(file, exclusive: true)
         defer { held.release() }
@@ -280,7 +279,7 @@ public enum JournalLock {
     /// The copies of the journal Flourish made: every journal file in the backups folder, and the
     /// journals Recover… wrote beside it ("journal-recovered-….sqlite", which open on their own
     /// and so get a key file of their own).
-    private static func copies(of file: String) -> [(path: String, ownKeyFile: Bool)] {
+    static func copies(of file: String) -> [(path: String, ownKeyFile: Bool)] {
         let files = FileManager.default
         let backups = JournalBackups(journal: file).folder
         let besides = (file as NSString).deletingLastPathComponent
@@ -297,10 +296,11 @@ public enum JournalLock {
     /// cannot be read are removed, so none stays in the clear. Returns which were converted and
     /// which removed.
     /// `only`: these copies and no other (those of `copies(of:)` it names). `removingUnreadable`:
-    /// off, a copy that cannot be read is left as it is (and said in neither list).
-    private static func convertBackups(of file: String, from source: JournalCipher?, to target: JournalCipher?,
-                                       keyFile lockFile: LockFile? = nil, only: [String]? = nil,
-                                       removingUnreadable: Bool = true) -> (converted: [String], removed: [String]) {
+    /// off, a copy that cannot be read is left as it is (and said in neither list). `rewrite`:
+    /// a change made to each converted copy before it takes the copy's place.
+    static func convertBackups(of file: String, from source: JournalCipher?, to target: JournalCipher?,
+                               keyFile lockFile: LockFile? = nil, only: [String]? = nil, removingUnreadable: Bool = true,
+                               rewrite: ((String) throws(JournalError) -> Void)? = nil) -> (converted: [String], removed: [String]) {
         // One conversion at a time (the window's upkeep and a command may both seal plain copies
         // as they open the journal): they share each copy's ".converting" name, and one removing
         // the other's half-made copy would make that copy's conversion fail and the copy go.
@@ -324,6 +324,7 @@ public enum JournalLock {
                     try JournalFile.vacuum(queue, intoNewFile: copy, cipher: target)
                 }
                 if target == nil { try exposePhotoKeys(inPlain: copy, shownAs: backup) }
+                try rewrite?(copy)
                 if ownKeyFile {
                     if let lockFile { try lockFile.write(to: keyFile(of: backup)) } else { unlink(keyFile(of: backup)) }
                 }
@@ -373,6 +374,16 @@ public enum JournalLock {
     /// backup copied elsewhere with it still opens with the passphrase.
     static func backupKeyFileStand(of file: String) -> String {
         (JournalBackups(journal: file).folder as NSString).appendingPathComponent((file as NSString).lastPathComponent)
+    }
+
+    /// Writes `lockFile` for the journal `file` and every copy that opens with it: the backups'
+    /// copy, each recovered journal's own, and the journal's last.
+    static func writeKeyFiles(_ lockFile: LockFile, of file: String) throws(JournalError) {
+        try writeBackupKeyFile(lockFile, of: file)
+        for (copy, ownKeyFile) in copies(of: file) where ownKeyFile && FileManager.default.fileExists(atPath: keyFile(of: copy)) {
+            try lockFile.write(to: keyFile(of: copy))
+        }
+        try lockFile.write(to: keyFile(of: file))
     }
 
     static func writeBackupKeyFile(_ lockFile: LockFile, of file: String) throws(JournalError) {

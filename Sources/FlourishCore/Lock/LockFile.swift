@@ -5,9 +5,15 @@ import Foundation
 /// twice, once by Argon2id of the passphrase and once by Argon2id of the recovery key. Nothing
 /// else opens it; a forgotten passphrase with a lost recovery key cannot be undone. It holds no
 /// entry and nothing in the clear but the derivations' salts and costs.
+///
+/// While New Key… is under way (`JournalLock.newKey`), it also holds the keys being replaced,
+/// sealed under the new one (`pending`), and says version 2: an earlier Flourish, which could
+/// not open the files still sealed under the old key, refuses it as a newer version's.
 struct LockFile: Codable, Equatable {
     static let format = "flourish-lock"
     static let version = 1
+    /// The version of a key file with keys `pending`.
+    static let pendingVersion = 2
 
     /// One wrapping of the key.
     struct Wrapped: Codable, Equatable {
@@ -25,6 +31,10 @@ struct LockFile: Codable, Equatable {
     let recovery: Wrapped
     /// The key's id (`JournalCipher.keyID`): a key kept in the keyring is checked against it.
     let keyID: String
+    /// Base64 of the keys New Key… is replacing (the journal's old key, then the old photo keys),
+    /// sealed under this key: every file still sealed under one of them is sealed anew at the
+    /// journal's next opening. Absent once it is done.
+    let pending: String?
 
     /// How costly the derivation is: `.moderate` for people (a stolen key file then costs a
     /// second of Argon2id per guess), `.interactive` for tests that lock many journals.
@@ -35,19 +45,43 @@ struct LockFile: Codable, Equatable {
         format = Self.format
         version = Self.version
         self.keyID = keyID
+        pending = nil
         self.passphrase = try Self.wrap(key, under: passphrase, role: "passphrase", cost: cost)
         // The recovery key is 160 random bits: the cheapest cost is already out of reach.
         self.recovery = try Self.wrap(key, under: RecoveryKey.normalized(recoveryKey) ?? recoveryKey, role: "recovery",
                                       cost: .interactive)
     }
 
-    /// `file` with one of its wrappings replaced.
-    private init(_ file: LockFile, passphrase: Wrapped? = nil, recovery: Wrapped? = nil) {
+    /// `file` with one of its wrappings replaced, or its pending keys (`settled`: none).
+    private init(_ file: LockFile, passphrase: Wrapped? = nil, recovery: Wrapped? = nil, pending: String? = nil, settled: Bool = false) {
         format = file.format
-        version = file.version
         keyID = file.keyID
         self.passphrase = passphrase ?? file.passphrase
         self.recovery = recovery ?? file.recovery
+        self.pending = settled ? nil : pending ?? file.pending
+        version = self.pending == nil ? Self.version : Self.pendingVersion
+    }
+
+    /// The same key file holding `keys` (each `JournalCipher.keyLength` bytes) as pending, sealed
+    /// under its own key `key`.
+    func withPending(_ keys: [[UInt8]], under key: [UInt8]) -> LockFile {
+        var joined = keys.flatMap { $0 }
+        defer { sodium_memzero(&joined, joined.count) }
+        return LockFile(self, pending: Data(JournalKey.seal(joined, key: key, context: Self.context("pending"))).base64EncodedString())
+    }
+
+    /// The same key file, its pending keys gone (New Key… done).
+    func settled() -> LockFile { LockFile(self, settled: true) }
+
+    /// The pending keys, opened with this file's key `key`: nil when there are none, or they do
+    /// not open (then the key file is damaged).
+    func pendingKeys(under key: [UInt8]) -> [[UInt8]]? {
+        guard let pending, let sealed = Data(base64Encoded: pending),
+              var joined = JournalKey.open(Array(sealed), key: key, context: Self.context("pending")) else { return nil }
+        defer { sodium_memzero(&joined, joined.count) }
+        let length = JournalCipher.keyLength
+        guard !joined.isEmpty, joined.count % length == 0 else { return nil }
+        return stride(from: 0, to: joined.count, by: length).map { Array(joined[$0..<($0 + length)]) }
     }
 
     /// The same key file with the key wrapped under a new recovery key (the passphrase stays).
@@ -71,13 +105,20 @@ struct LockFile: Codable, Equatable {
 
     // MARK: - Reading and writing
 
+    /// Whether the key file at `path` may hold pending keys, from its bytes alone: every opening
+    /// of a locked journal asks, and decoding it whole each time is not needed for that.
+    static func mayBePending(_ path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return data.range(of: Data("\"pending\"".utf8)) != nil
+    }
+
     static func read(_ path: String, journal: String) throws(JournalError) -> LockFile {
         guard let data = FileManager.default.contents(atPath: path) else { throw .keyFileMissing(path: journal) }
         guard let file = try? JSONDecoder().decode(LockFile.self, from: data), file.format == format,
               [file.passphrase, file.recovery].allSatisfy({ $0.kdf == "argon2id13" }) else {
             throw .keyFileDamaged(path: path)
         }
-        guard file.version <= version else { throw .newerVersion(path: journal) }
+        guard file.version <= (file.pending == nil ? version : pendingVersion) else { throw .newerVersion(path: journal) }
         return file
     }
 

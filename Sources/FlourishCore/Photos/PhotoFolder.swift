@@ -41,6 +41,17 @@ public struct PhotoFolder: Sendable {
     /// photos) rather than one flush after another. Nil when the file is there already.
     func stage(_ bytes: Data, as name: String) throws(JournalError) -> Staged? {
         guard !exists(name) else { return nil }
+        return try stageAnew(bytes, as: name)
+    }
+
+    /// Writes `bytes` in place of the file `name`, durably, the way `write` writes a new one: only
+    /// for a file sealed anew under another key (New Key…), which holds the same picture. A name
+    /// another journal's folder shares (`adopt`) keeps the file it had there.
+    func replace(_ bytes: Data, as name: String) throws(JournalError) {
+        try keep([try stageAnew(bytes, as: name)])
+    }
+
+    private func stageAnew(_ bytes: Data, as name: String) throws(JournalError) -> Staged {
         let folder = path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,

@@ -16,7 +16,13 @@ public enum JournalRescue {
     /// A locked journal is read through its `cipher`.
     public static func check(path: String, cipher: JournalCipher? = nil) -> Verdict {
         let file = JournalFile.resolve(path)
-        let verdict = checkPages(file, shownAs: path, cipher: cipher)
+        // A New Key… cut short: the journal may still be sealed under the key it replaces.
+        let pending = cipher.flatMap { JournalLock.replacedKey(beside: file, shownAs: path, cipher: $0) }
+        let cipher = pending.flatMap { $0.format(of: file) != nil && cipher?.format(of: file) == nil ? $0 : nil } ?? cipher
+        var verdict = checkPages(file, shownAs: path, cipher: cipher)
+        if pending != nil {
+            verdict = Verdict(healthy: verdict.healthy, lines: verdict.lines + [tr("New Key… was cut short: Flourish finishes sealing the journal under its new key the next time it opens it.")])
+        }
         // Files beside a locked journal that are not Flourish's, or a key file beside a plain
         // one: its pages may be whole, but it is not as Flourish left it.
         let notices = cipher.map { SetAsideFiles.notices(beside: file, cipher: $0) }

@@ -66,6 +66,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         self.file = file
         // Never opened (nor made) in the clear beside a key file: the person says which it is.
         if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
+        // A New Key… cut short is finished first: the journal (and its side files) may still be
+        // sealed under the key it replaced.
+        if let cipher, !withinConversion { try JournalLock.finishNewKey(file, shownAs: path, cipher: cipher) }
         // Before SQLite looks at the file: it would play a rollback journal back into it.
         if let cipher {
             setAside = try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher, holdingFolderLock: withinConversion)

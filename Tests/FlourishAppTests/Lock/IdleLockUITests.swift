@@ -61,7 +61,7 @@ final class IdleLockUITests: XCTestCase {
             let window = PreferencesWindow(application: Harness.sharedApplication(), parent: harness.main.window,
                                            preferences: harness.preferences, reminders: nil, loginItem: harness.main.loginItem,
                                            lock: LockActions(isOn: { true }, turnOn: { _, _ in }, turnOff: { _, _ in },
-                                                             changePassphrase: { _, _, _ in }, unlocksAtLogin: { false },
+                                                             changePassphrase: { _, _, _ in }, newKey: { _, _, _ in }, unlocksAtLogin: { false },
                                                              setUnlocksAtLogin: { _, _ in }),
                                            idleChanged: { told.append($0) })
             defer { window.window.destroy() }

@@ -46,41 +46,44 @@ final class LockWindowsUITests: XCTestCase {
 
     func testLockQuestionsCheckWhatIsTypedAndSayWhatWentWrong() throws {
         try MainActor.assumeIsolated {
-            let harness = try Harness()
-            defer { harness.close() }
-            var asked: [(String, String)] = []
-            var answer: JournalError? = .wrongPassphrase
-            let question = LockPassphraseWindow(application: Harness.sharedApplication(), parent: harness.main.window,
-                                                purpose: .change) { current, new, done in
-                asked.append((current, new))
-                done(answer)
+            // Change Passphrase… and New Key… ask the same: the current passphrase, a new one twice.
+            for purpose in [LockPassphraseWindow.Purpose.change, .newKey] {
+                let harness = try Harness()
+                defer { harness.close() }
+                var asked: [(String, String)] = []
+                var answer: JournalError? = .wrongPassphrase
+                let question = LockPassphraseWindow(application: Harness.sharedApplication(), parent: harness.main.window,
+                                                    purpose: purpose) { current, new, done in
+                    asked.append((current, new))
+                    done(answer)
+                }
+                defer { question.window.destroy() }
+                question.present()
+                question.actionButton.click()
+                XCTAssertTrue(question.problem.text.contains("passphrase"), question.problem.text)
+                question.currentField.text = "old passphrase"
+                question.newField.text = "short"
+                question.againField.text = "short"
+                question.actionButton.click()
+                XCTAssertTrue(question.problem.text.contains("at least 8"), question.problem.text)
+                question.newField.text = "a good new passphrase"
+                question.againField.text = "a different one"
+                question.actionButton.click()
+                XCTAssertTrue(question.problem.text.contains("differ"), question.problem.text)
+                XCTAssertTrue(asked.isEmpty, "nothing is done before the fields are right")
+
+                question.againField.text = "a good new passphrase"
+                question.actionButton.click()
+                XCTAssertEqual(asked.count, 1)
+                XCTAssertEqual(asked.first?.0, "old passphrase")
+                XCTAssertEqual(asked.first?.1, "a good new passphrase")
+                XCTAssertTrue(question.problem.text.contains("does not open"), "the failure is said: \(question.problem.text)")
+                XCTAssertTrue(question.window.isVisible, "and the window stays")
+
+                answer = nil
+                question.actionButton.click()
+                XCTAssertTrue(MainLoop.run(until: { !question.window.isVisible }, timeout: 5), "done, it closes")
             }
-            defer { question.window.destroy() }
-            question.present()
-            question.actionButton.click()
-            XCTAssertTrue(question.problem.text.contains("passphrase"), question.problem.text)
-            question.currentField.text = "old passphrase"
-            question.newField.text = "short"
-            question.againField.text = "short"
-            question.actionButton.click()
-            XCTAssertTrue(question.problem.text.contains("at least 8"), question.problem.text)
-            question.newField.text = "a good new passphrase"
-            question.againField.text = "a different one"
-            question.actionButton.click()
-            XCTAssertTrue(question.problem.text.contains("differ"), question.problem.text)
-            XCTAssertTrue(asked.isEmpty, "nothing is done before the fields are right")
-
-            question.againField.text = "a good new passphrase"
-            question.actionButton.click()
-            XCTAssertEqual(asked.count, 1)
-            XCTAssertEqual(asked.first?.0, "old passphrase")
-            XCTAssertEqual(asked.first?.1, "a good new passphrase")
-            XCTAssertTrue(question.problem.text.contains("does not open"), "the failure is said: \(question.problem.text)")
-            XCTAssertTrue(question.window.isVisible, "and the window stays")
-
-            answer = nil
-            question.actionButton.click()
-            XCTAssertTrue(MainLoop.run(until: { !question.window.isVisible }, timeout: 5), "done, it closes")
         }
     }
 }

@@ -1,0 +1,164 @@
+import CSodium
+import Foundation
+import GRDB
+
+/// New Key… (`flourish --lock-new-key`): for a passphrase that may have leaked. Change
+/// Passphrase only wraps the same key anew, and whoever copied the key file (or a backup and its
+/// key file) before still opens everything with the old passphrase. A new key seals the journal,
+/// its backups and recovered copies, and its photos anew, under a new passphrase and a new
+/// recovery key; the old passphrase, recovery key and key then open nothing kept from then on.
+///
+/// Crash-safe by its order. The new key file goes in first, holding the keys it replaces sealed
+/// under the new key (`LockFile.pending`): from that moment only the new passphrase (or recovery
+/// key) opens the journal, and with it every file still sealed under the old key. Then the
+/// journal, each copy and each photo file is sealed anew, each whole or not at all. Last, the key
+/// file lets the old keys go. Cut short anywhere in between, the next opening of the journal with
+/// the new key (`finishNewKey`, from `JournalStore`'s init) does what is left.
+extension JournalLock {
+    /// What New Key… did.
+    public struct Renewed: Sendable {
+        /// Shown once: the old recovery key no longer opens the journal.
+        public let recoveryKey: String
+        public let cipher: JournalCipher
+        public let finished: Finished?
+        /// Why the files were not all sealed anew yet (another program has the journal open, say):
+        /// they are at the journal's next opening. The new key is in place either way.
+        public let unfinished: JournalError?
+    }
+
+    /// What finishing a new key did.
+    public struct Finished: Sendable {
+        public let backupsSealed: [String]
+        public let backupsRemoved: [String]
+        public let photosSealed: Int
+    }
+
+    /// For the tests of a New Key… cut short: called as each step is done ("key file", "journal",
+    /// "backups", and "photo" after each photo file); throwing stops it there, as a crash would,
+    /// with nothing undone.
+    nonisolated(unsafe) static var afterNewKeyStep: ((String) throws(JournalError) -> Void)?
+
+    /// Whether New Key… on the journal at `path` was cut short (its key file still holds the keys
+    /// it replaces).
+    public static func isNewKeyPending(_ path: String) -> Bool {
+        let file = JournalFile.resolve(path)
+        return LockFile.mayBePending(keyFile(of: file)) && (try? LockFile.read(keyFile(of: file), journal: path))?.pending != nil
+    }
+
+    /// Seals the locked journal at `path` (open with `cipher`), its copies and its photos under a
+    /// new key wrapped by `passphrase` and a new recovery key. Refuses a journal another program
+    /// has open, changing nothing; a journal whose New Key… was cut short is finished first.
+    public static func newKey(path: String, cipher old: JournalCipher, passphrase: String,
+                              cost: KeyFile.Cost = .moderate) throws(JournalError) -> Renewed {
+        let file = JournalFile.resolve(path)
+        guard isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not locked."), path)) }
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard lockFile.keyID == old.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        if lockFile.pending != nil { try finishNewKey(file, shownAs: path, cipher: old) }
+        try JournalFolderLock.holding(file, exclusive: true) { () throws(JournalError) in
+            if JournalFolderLock.othersHaveOpen(file) { throw .busy }
+        }
+        // A plain copy would be removed below as unreadable under the old key: sealed first.
+        _ = try sealPlainCopies(path: path, cipher: old)
+        var photoKeys = try photoKeys(of: file, shownAs: path, cipher: old)
+        defer { for index in photoKeys.indices { sodium_memzero(&photoKeys[index], photoKeys[index].count) } }
+        guard let new = JournalCipher.random() else { throw .other(reason: tr("The journal's encryption could not start.")) }
+        let recoveryKey = RecoveryKey.random()
+        let renewed = try new.withKey { newKey throws(JournalError) in
+            let made = try LockFile(key: newKey, keyID: new.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
+            return old.withKey { oldKey in
+                var keys = [oldKey] + photoKeys
+                defer { for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) } }
+                return made.withPending(keys, under: newKey)
+            }
+        }
+        // From here on, only the new passphrase opens the journal.
+        try renewed.write(to: keyFile(of: file))
+        try? writeBackupKeyFile(renewed, of: file)
+        do {
+            try afterNewKeyStep?("key file")
+            let finished = try finishNewKey(file, shownAs: path, cipher: new)
+            return Renewed(recoveryKey: recoveryKey, cipher: new, finished: finished, unfinished: nil)
+        } catch {
+            return Renewed(recoveryKey: recoveryKey, cipher: new, finished: nil, unfinished: error)
+        }
+    }
+
+    /// Does what a New Key… cut short left (see the top): nothing, and nil, when the key file
+    /// holds no keys being replaced, or `cipher` is not its key. Throws when the journal could not
+    /// be sealed anew (then it stays as it was, and opens only once this is done).
+    @discardableResult
+    static func finishNewKey(_ file: String, shownAs path: String, cipher new: JournalCipher) throws(JournalError) -> Finished? {
+        guard LockFile.mayBePending(keyFile(of: file)) else { return nil }
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard lockFile.pending != nil, lockFile.keyID == new.keyID else { return nil }
+        guard var keys = new.withKey({ lockFile.pendingKeys(under: $0) }), var oldKey = keys.first else {
+            throw .keyFileDamaged(path: keyFile(of: file))
+        }
+        defer { for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) } }
+        guard let old = JournalCipher(key: &oldKey) else { throw .other(reason: tr("The journal's encryption could not start.")) }
+        let photoKeys = Array(keys.dropFirst())
+        let replaceKeys = { (copy: String) throws(JournalError) in try PhotoRekey.replaceKeys(in: copy, cipher: new, old: photoKeys) }
+        if new.format(of: file) == nil {
+            guard old.format(of: file) != nil else { throw .damagedJournal(path: path) }
+            try convert(file, shownAs: path, from: old, to: new) { () throws(JournalError) in try replaceKeys(file + ".locking") }
+            try afterNewKeyStep?("journal")
+        }
+        let settled = lockFile.settled()
+        let backups = convertBackups(of: file, from: old, to: new, keyFile: settled, rewrite: replaceKeys)
+        try afterNewKeyStep?("backups")
+        let photos = try new.withKey { key throws(JournalError) in
+            try PhotoRekey.reseal(PhotoFolder(journal: file), old: photoKeys, journalKey: key) { () throws(JournalError) in
+                try afterNewKeyStep?("photo")
+            }
+        }
+        try writeKeyFiles(settled, of: file)
+        return Finished(backupsSealed: backups.converted, backupsRemoved: backups.removed, photosSealed: photos)
+    }
+
+    /// `--lock-new-key` on a journal whose New Key… was cut short: its files are sealed under the
+    /// new key (`cipher`, from the new passphrase) as far as they are not yet, and the recovery key
+    /// is made anew and returned, since the one the cut-short New Key… made may never have been
+    /// shown. The passphrase stays.
+    public static func finishNewKey(path: String, cipher: JournalCipher) throws(JournalError) -> (recoveryKey: String, finished: Finished?) {
+        let file = JournalFile.resolve(path)
+        let finished = try finishNewKey(file, shownAs: path, cipher: cipher)
+        let lockFile = try LockFile.read(keyFile(of: file), journal: path)
+        guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
+        let recoveryKey = RecoveryKey.random()
+        let renewed = try cipher.withKey { key throws(JournalError) in try lockFile.withRecoveryKey(key, recoveryKey) }
+        try writeKeyFiles(renewed, of: file)
+        return (recoveryKey, finished)
+    }
+
+    /// The key a New Key… cut short is replacing, when the key file beside the journal `file`
+    /// holds one under `cipher`: for `--check`, which reads and never writes.
+    static func replacedKey(beside file: String, shownAs path: String, cipher: JournalCipher) -> JournalCipher? {
+        guard LockFile.mayBePending(keyFile(of: file)), let lockFile = try? LockFile.read(keyFile(of: file), journal: path),
+              lockFile.keyID == cipher.keyID, var key = cipher.withKey({ lockFile.pendingKeys(under: $0)?.first }) else { return nil }
+        return JournalCipher(key: &key)
+    }
+
+    /// Every photo key of the journal and of its copies, each once: the keys New Key… replaces.
+    private static func photoKeys(of file: String, shownAs path: String, cipher: JournalCipher) throws(JournalError) -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        let read = { (database: String) throws in
+            try JournalRescue.withSnapshot(of: database, shownAs: database, cipher: cipher) { queue in
+                try queue.read { db in
+                    guard try db.tableExists("photo_key") else { return }
+                    for key in try Data.fetchAll(db, sql: "SELECT key FROM photo_key") where !keys.contains(Array(key)) {
+                        keys.append(Array(key))
+                    }
+                }
+            }
+        }
+        do {
+            try read(file)
+        } catch {
+            throw JournalError(error, path: path)
+        }
+        // A copy that cannot be read is removed as the copies are sealed anew: its keys matter not.
+        for (copy, _) in copies(of: file) { try? read(copy) }
+        return keys
+    }
+}
