@@ -66,6 +66,7 @@ func runLockNewKey(_ path: String) -> Never {
     do {
         let cipher = try cipherFromSecret(path)
         if JournalLock.isNewKeyPending(path) {
+            // (The new key opens every file still sealed under the old: it is the key file's.)
             let done = try JournalLock.finishNewKey(path: path, cipher: cipher)
             print(String(format: tr("Finished sealing the journal at %@ under its new key."), path))
             print(String(format: tr("New recovery key (the one before it no longer opens the journal; this one is shown only now): %@"), done.recoveryKey))
@@ -75,8 +76,9 @@ func runLockNewKey(_ path: String) -> Never {
         FileHandle.standardError.write(Data((tr("A new key for the journal, its backups and its photos, under a new passphrase: the old passphrase and recovery key will open nothing kept from now on.") + "\n").utf8))
         let passphrase = readNewLockPassphrase()
         let renewed = try JournalLock.newKey(path: path, cipher: cipher, passphrase: passphrase)
-        // The keyring's key is replaced last: until now it still opened the journal.
-        if LockKeyring.isKept(file: file), !LockKeyring.keep(renewed.cipher, journalPath: path, file: file) {
+        // The keyring's key is replaced last, once every file opens with the new one: until then
+        // it still opened the journal.
+        if renewed.unfinished == nil, LockKeyring.isKept(file: file), !LockKeyring.keep(renewed.cipher, journalPath: path, file: file) {
             LockKeyring.forget(file: file)
         }
         print(String(format: tr("The journal at %@ has a new key and passphrase."), path))
@@ -86,6 +88,7 @@ func runLockNewKey(_ path: String) -> Never {
             let words = String(format: tr("not every file is sealed under the new key yet (%@): Flourish finishes it the next time it opens the journal"),
                                unfinished.errorDescription ?? "\(unfinished)")
             FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
+            end(1)
         }
         end(0)
     } catch {
@@ -227,6 +230,20 @@ func sealPlainCopies(of store: JournalStore, cipher: JournalCipher) {
         }
     } catch {
         let words = String(format: tr("the plain copies of the locked journal could not be locked: %@"), error.errorDescription ?? "\(error)")
+        FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
+    }
+}
+
+/// A locked journal whose opening finished a New Key… cut short: a recovery key made anew is
+/// printed (the cut-short one may never have been), on standard error, apart from the command's
+/// own output.
+func sayRenewedRecoveryKey(of store: JournalStore, cipher: JournalCipher) {
+    do {
+        let recoveryKey = try JournalLock.renewRecoveryKey(path: store.path, cipher: cipher)
+        let words = String(format: tr("New Key… was cut short, and is finished now. New recovery key (the one before it no longer opens the journal; this one is shown only now): %@"), recoveryKey)
+        FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
+    } catch {
+        let words = String(format: tr("the journal's recovery key could not be made anew: %@"), error.errorDescription ?? "\(error)")
         FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
     }
 }

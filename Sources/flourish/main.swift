@@ -176,7 +176,10 @@ func openJournal() -> JournalStore {
         OpenedJournal.shared.hold(store)
         // Not a failure (the journal is as the person left it), but never passed over in silence.
         for kept in store.setAside { FileHandle.standardError.write(Data("flourish: \(kept.words)\n".utf8)) }
-        if let cipher = store.cipher { sealPlainCopies(of: store, cipher: cipher) }
+        if let cipher = store.cipher {
+            sealPlainCopies(of: store, cipher: cipher)
+            if store.finishedNewKey { sayRenewedRecoveryKey(of: store, cipher: cipher) }
+        }
         return store
     } catch {
         failed(error)

@@ -135,8 +135,11 @@ public final class FlourishApplication {
                 // The forms' tags and measures, so the window is built with them (nil: the
                 // window reads them itself, and retries, as after any failed read).
                 let lists = try? (tags: store.tags(counted: false), measures: store.measures())
+                // This opening finished a New Key… cut short, whose recovery key may never have
+                // been shown: a new one is made, and shown over the window.
+                let recoveryKey = store.finishedNewKey ? store.cipher.flatMap { try? JournalLock.renewRecoveryKey(path: path, cipher: $0) } : nil
                 return Opened(store: store, kept: kept, edited: edited, lists: lists,
-                              keyKept: cipher != nil && LockKeyring.isKept(file: store.file))
+                              keyKept: cipher != nil && LockKeyring.isKept(file: store.file), recoveryKey: recoveryKey)
             }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.opened(opened) }
@@ -240,6 +243,8 @@ public final class FlourishApplication {
         let lists: (tags: [Tag], measures: [Measure])?
         /// Whether the keyring keeps a locked journal's key.
         let keyKept: Bool
+        /// A recovery key made anew as the journal opened (`JournalStore.finishedNewKey`).
+        let recoveryKey: String?
     }
 
     private func opened(_ result: Result<Opened, JournalError>) {
@@ -283,6 +288,8 @@ public final class FlourishApplication {
                 self.whenOpened = nil
                 whenOpened(mainWindow)
             }
+            // Last: it stands for any recovery key shown before it.
+            if let recoveryKey = opening.recoveryKey { mainWindow.showRecoveryKey(recoveryKey, occasion: .newKey) }
         case .failure(let error):
             showUnopenableJournal(error)
         }

@@ -31,6 +31,17 @@ extension JournalLock {
         public let backupsSealed: [String]
         public let backupsRemoved: [String]
         public let photosSealed: Int
+        /// Whole copies that could not be sealed anew yet (a full disk, say): kept as they were,
+        /// and the old keys with them, for the next opening to try again.
+        public let backupsLeft: [String]
+        /// Whether it is done: every file sealed anew, the old keys let go.
+        public var isDone: Bool { backupsLeft.isEmpty }
+
+        /// Why it is not done yet, in words.
+        public var notDone: JournalError? {
+            isDone ? nil : .other(reason: String(format: tr("%@ could not be sealed under the new key yet: Flourish tries again the next time it opens the journal."),
+                                                 backupsLeft.joined(separator: ", ")))
+        }
     }
 
     /// For the tests of a New Key… cut short: called as each step is done ("key file", "journal",
@@ -46,8 +57,9 @@ extension JournalLock {
     }
 
     /// Seals the locked journal at `path` (open with `cipher`), its copies and its photos under a
-    /// new key wrapped by `passphrase` and a new recovery key. Refuses a journal another program
-    /// has open, changing nothing; a journal whose New Key… was cut short is finished first.
+    /// new key wrapped by `passphrase` and a new recovery key. Refuses, changing nothing, a journal
+    /// another program has open, a damaged one, and one without room on its disk for a second
+    /// copy of itself; a journal whose New Key… was cut short is finished first.
     public static func newKey(path: String, cipher old: JournalCipher, passphrase: String,
                               cost: KeyFile.Cost = .moderate) throws(JournalError) -> Renewed {
         let file = JournalFile.resolve(path)
@@ -55,65 +67,102 @@ extension JournalLock {
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == old.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
         if lockFile.pending != nil { try finishNewKey(file, shownAs: path, cipher: old) }
-        try JournalFolderLock.holding(file, exclusive: true) { () throws(JournalError) in
-            if JournalFolderLock.othersHaveOpen(file) { throw .busy }
-        }
         // A plain copy would be removed below as unreadable under the old key: sealed first.
         _ = try sealPlainCopies(path: path, cipher: old)
+        // Once the key file is written only the new key opens the journal, and a journal that
+        // cannot be sealed anew (damaged, no room) would then open for nobody: both are found first.
+        let store = try JournalStore(path: path, cipher: old)
+        let health = store.check()
+        store.close()
+        if case .damaged = health { throw .damagedJournal(path: path) }
+        guard JournalFile.freeBytes(beside: file) > JournalFile.size(of: file) + (16 << 20) else { throw .diskFull }
         var photoKeys = try photoKeys(of: file, shownAs: path, cipher: old)
         defer { for index in photoKeys.indices { sodium_memzero(&photoKeys[index], photoKeys[index].count) } }
         guard let new = JournalCipher.random() else { throw .other(reason: tr("The journal's encryption could not start.")) }
         let recoveryKey = RecoveryKey.random()
         let renewed = try new.withKey { newKey throws(JournalError) in
             let made = try LockFile(key: newKey, keyID: new.keyID, passphrase: passphrase, recoveryKey: recoveryKey, cost: cost)
-            return old.withKey { oldKey in
-                var keys = [oldKey] + photoKeys
-                defer { for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) } }
-                return made.withPending(keys, under: newKey)
-            }
+            return old.withKey { oldKey in made.withPending([oldKey] + photoKeys, under: newKey) }
         }
+        // Held from the look for other programs through the key file's swap and every file sealed
+        // anew: nothing opens the journal in between with the old key.
+        let held = JournalFolderLock.take(file, exclusive: true)
+        defer { held.release() }
+        if JournalFolderLock.othersHaveOpen(file) { throw .busy }
         // From here on, only the new passphrase opens the journal.
         try renewed.write(to: keyFile(of: file))
         try? writeBackupKeyFile(renewed, of: file)
         do {
             try afterNewKeyStep?("key file")
-            let finished = try finishNewKey(file, shownAs: path, cipher: new)
-            return Renewed(recoveryKey: recoveryKey, cipher: new, finished: finished, unfinished: nil)
+            let finished = try finishNewKey(file, shownAs: path, cipher: new, holdingFolderLock: true)
+            return Renewed(recoveryKey: recoveryKey, cipher: new, finished: finished, unfinished: finished?.notDone)
         } catch {
             return Renewed(recoveryKey: recoveryKey, cipher: new, finished: nil, unfinished: error)
         }
     }
 
     /// Does what a New Key… cut short left (see the top): nothing, and nil, when the key file
-    /// holds no keys being replaced, or `cipher` is not its key. Throws when the journal could not
-    /// be sealed anew (then it stays as it was, and opens only once this is done).
+    /// holds no keys being replaced, or `cipher` is not its key. A whole copy that could not be
+    /// sealed anew for now (a full disk, say) is kept as it was, and so are the old keys, to be
+    /// tried again at the next opening (`Finished.backupsLeft`). Throws when the journal itself could not be sealed
+    /// anew (then it stays as it was, and opens only once this is done). Holds the journal
+    /// folder's lock exclusively throughout (`holdingFolderLock`: the caller does).
     @discardableResult
-    static func finishNewKey(_ file: String, shownAs path: String, cipher new: JournalCipher) throws(JournalError) -> Finished? {
+    static func finishNewKey(_ file: String, shownAs path: String, cipher new: JournalCipher,
+                             holdingFolderLock: Bool = false) throws(JournalError) -> Finished? {
         guard LockFile.mayBePending(keyFile(of: file)) else { return nil }
+        let held = holdingFolderLock ? nil : JournalFolderLock.take(file, exclusive: true)
+        defer { held?.release() }
+        // Read under the lock: another program may have finished it meanwhile.
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.pending != nil, lockFile.keyID == new.keyID else { return nil }
-        guard var keys = new.withKey({ lockFile.pendingKeys(under: $0) }), var oldKey = keys.first else {
+        guard var keys = new.withKey({ lockFile.pendingKeys(under: $0) }), !keys.isEmpty else {
             throw .keyFileDamaged(path: keyFile(of: file))
         }
-        defer { for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) } }
+        // Moved out of `keys`, so that each buffer is wiped where it is, not a copy of it.
+        var oldKey = keys.removeFirst()
+        var photoKeys = keys
+        keys = []
+        defer { for index in photoKeys.indices { sodium_memzero(&photoKeys[index], photoKeys[index].count) } }
         guard let old = JournalCipher(key: &oldKey) else { throw .other(reason: tr("The journal's encryption could not start.")) }
-        let photoKeys = Array(keys.dropFirst())
         let replaceKeys = { (copy: String) throws(JournalError) in try PhotoRekey.replaceKeys(in: copy, cipher: new, old: photoKeys) }
         if new.format(of: file) == nil {
             guard old.format(of: file) != nil else { throw .damagedJournal(path: path) }
-            try convert(file, shownAs: path, from: old, to: new) { () throws(JournalError) in try replaceKeys(file + ".locking") }
+            if JournalFolderLock.othersHaveOpen(file) { throw .busy }
+            try convert(file, shownAs: path, from: old, to: new, holdingFolderLock: true) { () throws(JournalError) in
+                try replaceKeys(file + ".locking")
+            }
             try afterNewKeyStep?("journal")
         }
         let settled = lockFile.settled()
-        let backups = convertBackups(of: file, from: old, to: new, keyFile: settled, rewrite: replaceKeys)
-        try afterNewKeyStep?("backups")
-        let photos = try new.withKey { key throws(JournalError) in
-            try PhotoRekey.reseal(PhotoFolder(journal: file), old: photoKeys, journalKey: key) { () throws(JournalError) in
-                try afterNewKeyStep?("photo")
+        let copies = copies(of: file)
+        // A copy that cannot be sealed anew is removed only when it is damaged (as locking removes
+        // one it cannot read); a whole one is kept, with the old keys, for the next opening.
+        let backups = convertBackups(of: file, from: old, to: new, keyFile: settled, removingUnreadable: false, rewrite: replaceKeys)
+        var removed: [String] = [], left: [String] = []
+        for (copy, ownKeyFile) in copies where !backups.converted.contains(copy) && old.format(of: copy) != nil {
+            if JournalRescue.check(path: copy, cipher: old).healthy {
+                left.append(copy)
+            } else {
+                try? FileManager.default.removeItem(atPath: copy)
+                if ownKeyFile { unlink(keyFile(of: copy)) }
+                removed.append(copy)
             }
         }
-        try writeKeyFiles(settled, of: file)
-        return Finished(backupsSealed: backups.converted, backupsRemoved: backups.removed, photosSealed: photos)
+        try afterNewKeyStep?("backups")
+        // The journal's photo folder, and each recovered journal's own (its photos are copies).
+        let folders = [PhotoFolder(journal: file)] + copies.filter(\.ownKeyFile).map { PhotoFolder(journal: $0.path) }
+        let photos = try new.withKey { key throws(JournalError) in
+            var count = 0
+            for folder in folders {
+                count += try PhotoRekey.reseal(folder, old: photoKeys, journalKey: key) { () throws(JournalError) in
+                    try afterNewKeyStep?("photo")
+                }
+            }
+            return count
+        }
+        if left.isEmpty { try writeKeyFiles(settled, of: file) }
+        return Finished(backupsSealed: backups.converted, backupsRemoved: removed, photosSealed: photos, backupsLeft: left)
     }
 
     /// `--lock-new-key` on a journal whose New Key… was cut short: its files are sealed under the
@@ -121,22 +170,42 @@ extension JournalLock {
     /// is made anew and returned, since the one the cut-short New Key… made may never have been
     /// shown. The passphrase stays.
     public static func finishNewKey(path: String, cipher: JournalCipher) throws(JournalError) -> (recoveryKey: String, finished: Finished?) {
+        let finished = try finishNewKey(JournalFile.resolve(path), shownAs: path, cipher: cipher)
+        if let notDone = finished?.notDone { throw notDone }
+        return (try renewRecoveryKey(path: path, cipher: cipher), finished)
+    }
+
+    /// A new recovery key for the locked journal at `path` (open with `cipher`), in its key file
+    /// and every copy's: after an opening finished a New Key… cut short (`JournalStore
+    /// .finishedNewKey`), whose own recovery key may never have been shown. The one before it no
+    /// longer opens anything; the passphrase stays.
+    public static func renewRecoveryKey(path: String, cipher: JournalCipher) throws(JournalError) -> String {
         let file = JournalFile.resolve(path)
-        let finished = try finishNewKey(file, shownAs: path, cipher: cipher)
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
         let recoveryKey = RecoveryKey.random()
         let renewed = try cipher.withKey { key throws(JournalError) in try lockFile.withRecoveryKey(key, recoveryKey) }
         try writeKeyFiles(renewed, of: file)
-        return (recoveryKey, finished)
+        return recoveryKey
     }
 
     /// The key a New Key… cut short is replacing, when the key file beside the journal `file`
     /// holds one under `cipher`: for `--check`, which reads and never writes.
     static func replacedKey(beside file: String, shownAs path: String, cipher: JournalCipher) -> JournalCipher? {
         guard LockFile.mayBePending(keyFile(of: file)), let lockFile = try? LockFile.read(keyFile(of: file), journal: path),
-              lockFile.keyID == cipher.keyID, var key = cipher.withKey({ lockFile.pendingKeys(under: $0)?.first }) else { return nil }
+              lockFile.keyID == cipher.keyID, var keys = cipher.withKey({ lockFile.pendingKeys(under: $0) }), !keys.isEmpty else { return nil }
+        var key = keys.removeFirst()
+        for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) }
         return JournalCipher(key: &key)
+    }
+
+    /// The key that reads the journal `file` as it stands, for the rescue tools, which never
+    /// write: `cipher`, unless a New Key… cut short left the journal sealed under the key it was
+    /// replacing (then that one). Nil when `cipher` is.
+    static func readingKey(of file: String, shownAs path: String, cipher: JournalCipher?) -> JournalCipher? {
+        guard let cipher, let replaced = replacedKey(beside: file, shownAs: path, cipher: cipher),
+              cipher.format(of: file) == nil, replaced.format(of: file) != nil else { return cipher }
+        return replaced
     }
 
     /// Every photo key of the journal and of its copies, each once: the keys New Key… replaces.

@@ -158,6 +158,8 @@ public enum JournalLock {
     public static func sealPlainCopies(path: String, cipher: JournalCipher) throws(JournalError) -> (sealed: [String], removed: [String]) {
         let file = JournalFile.resolve(path)
         guard isLocked(path) else { return ([], []) }
+        // A copy still sealed under a key New Key… was replacing is no plain copy, nor one to rewrite.
+        try finishNewKey(file, shownAs: path, cipher: cipher)
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
         let plain = plainCopies(path: path), older = olderFormatCopies(path: path, cipher: cipher)
@@ -207,6 +209,8 @@ public enum JournalLock {
     public static func removeLock(path: String, cipher: JournalCipher) throws(JournalError) -> Unlocked {
         let file = JournalFile.resolve(path)
         guard isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not locked."), path)) }
+        // Copies still sealed under a key New Key… was replacing would read as unreadable, and go.
+        try finishNewKey(file, shownAs: path, cipher: cipher)
         try convert(file, shownAs: path, from: cipher, to: nil) { () throws(JournalError) in
             try exposePhotoKeys(inPlain: file + ".unlocking", shownAs: path)
         }
@@ -220,6 +224,8 @@ public enum JournalLock {
     public static func changePassphrase(path: String, cipher: JournalCipher, to passphrase: String,
                                         cost: KeyFile.Cost = .moderate) throws(JournalError) {
         let file = JournalFile.resolve(path)
+        // Rewrapped, a key file holding keys being replaced would keep them: New Key… finishes first.
+        try finishNewKey(file, shownAs: path, cipher: cipher)
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
         let rewrapped = try cipher.withKey { key throws(JournalError) in try lockFile.rewrapped(key, passphrase: passphrase, cost: cost) }
@@ -245,10 +251,12 @@ public enum JournalLock {
     /// over the journal.
     /// Holds the journal folder's lock exclusively throughout (`JournalFolderLock`): no program
     /// opens the journal meanwhile, and one that has it open makes it `.busy`.
+    /// `holdingFolderLock`: the caller holds the folder's lock exclusively already (New Key…).
     static func convert(_ file: String, shownAs path: String, from source: JournalCipher?, to target: JournalCipher?,
-                                evenHalfLocked: Bool = false, beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
-        let held = JournalFolderLock.take(file, exclusive: true)
-        defer { held.release() }
+                        evenHalfLocked: Bool = false, holdingFolderLock: Bool = false,
+                        beforeSwap: () throws(JournalError) -> Void) throws(JournalError) {
+        let held = holdingFolderLock ? nil : JournalFolderLock.take(file, exclusive: true)
+        defer { held?.release() }
         let copy = file + (target == nil ? ".unlocking" : ".locking")
         let files = FileManager.default
         try? files.removeItem(atPath: copy)

@@ -15,7 +15,8 @@ enum PhotoRekey {
     /// The key that replaces `old` under the journal's new key `journalKey`.
     static func replacement(for old: [UInt8], journalKey: [UInt8]) -> [UInt8] {
         Sodium.ready()
-        let message = Array("flourish-photo-key/2".utf8) + old
+        var message = Array("flourish-photo-key/2".utf8) + old
+        defer { sodium_memzero(&message, message.count) }
         var out = [UInt8](repeating: 0, count: JournalCipher.keyLength)
         _ = crypto_generichash(&out, out.count, message, UInt64(message.count), journalKey, journalKey.count)
         return out
@@ -46,16 +47,18 @@ enum PhotoRekey {
 
     /// Seals anew, under its replacement, every file of `folder` (photos and thumbnails) sealed
     /// under one of `old`. A file already sealed anew (a New Key… cut short) is left as it is, as
-    /// is one that opens under no key here (damaged: it is said where it is shown). Returns how
-    /// many were sealed anew. `afterEach`: called as each file is (see `JournalLock.afterNewKeyStep`).
+    /// is one that cannot be read or opens under no key here (damaged: it is said where it is
+    /// shown). Returns how many were sealed anew; throws when one could not be written. `afterEach`: called as each file is (see `JournalLock.afterNewKeyStep`).
     static func reseal(_ folder: PhotoFolder, old: [[UInt8]], journalKey: [UInt8],
                        afterEach: () throws(JournalError) -> Void = {}) throws(JournalError) -> Int {
         guard !old.isEmpty else { return 0 }
-        let replacements = old.map { replacement(for: $0, journalKey: journalKey) }
+        var replacements = old.map { replacement(for: $0, journalKey: journalKey) }
+        defer { for index in replacements.indices { sodium_memzero(&replacements[index], replacements[index].count) } }
         var sealed = 0
         for photo in folder.names() {
             for name in [photo, photo + PhotoFolder.thumbnailSuffix] where folder.exists(name) {
-                guard let bytes = try folder.read(name) else { continue }
+                // One that cannot be read is left as it is: it shows as damaged where it is shown.
+                guard let bytes = try? folder.read(name) else { continue }
                 if replacements.contains(where: { PhotoSeal.open(bytes, key: $0, name: name) != nil }) { continue }
                 for (index, key) in old.enumerated() {
                     guard let picture = PhotoSeal.open(bytes, key: key, name: name) else { continue }

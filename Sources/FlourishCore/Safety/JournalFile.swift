@@ -243,6 +243,14 @@ enum JournalFile {
     }
 
     /// The file's size in bytes; 0 when it does not exist.
+    /// The bytes free for this user on the disk that holds `file`'s folder (0 when unknown).
+    static func freeBytes(beside file: String) -> Int64 {
+        var status = statvfs()
+        let folder = (file as NSString).deletingLastPathComponent
+        guard statvfs(folder.isEmpty ? "." : folder, &status) == 0 else { return 0 }
+        return Int64(status.f_bavail) * Int64(status.f_frsize)
+    }
+
     static func size(of file: String) -> Int64 {
         var status = stat()
         return stat(file, &status) == 0 ? Int64(status.st_size) : 0

@@ -17,15 +17,14 @@ public enum JournalRescue {
     public static func check(path: String, cipher: JournalCipher? = nil) -> Verdict {
         let file = JournalFile.resolve(path)
         // A New Key… cut short: the journal may still be sealed under the key it replaces.
-        let pending = cipher.flatMap { JournalLock.replacedKey(beside: file, shownAs: path, cipher: $0) }
-        let cipher = pending.flatMap { $0.format(of: file) != nil && cipher?.format(of: file) == nil ? $0 : nil } ?? cipher
-        var verdict = checkPages(file, shownAs: path, cipher: cipher)
-        if pending != nil {
+        let reading = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher)
+        var verdict = checkPages(file, shownAs: path, cipher: reading)
+        if let cipher, JournalLock.replacedKey(beside: file, shownAs: path, cipher: cipher) != nil {
             verdict = Verdict(healthy: verdict.healthy, lines: verdict.lines + [tr("New Key… was cut short: Flourish finishes sealing the journal under its new key the next time it opens it.")])
         }
         // Files beside a locked journal that are not Flourish's, or a key file beside a plain
         // one: its pages may be whole, but it is not as Flourish left it.
-        let notices = cipher.map { SetAsideFiles.notices(beside: file, cipher: $0) }
+        let notices = reading.map { SetAsideFiles.notices(beside: file, cipher: $0) }
             ?? (JournalLock.isHalfLocked(path) ? [JournalError.halfLocked(path: path).errorDescription ?? ""] : [])
         guard !notices.isEmpty else { return verdict }
         let first = verdict.healthy ? [String(format: tr("not as Flourish left it: %@"), path)] + verdict.lines : verdict.lines
@@ -69,7 +68,9 @@ public enum JournalRescue {
         let file = JournalFile.resolve(path)
         let (rows, known, tags, photos, measures): ([Row], Set<Int64>, ReadableTags, ReadablePhotos, ReadableMeasures)
         do {
-            (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: cipher, salvaging: true) { queue in
+            // A New Key… cut short may have left the journal under the key it was replacing.
+            let reading = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher)
+            (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: reading, salvaging: true) { queue in
                 let (rows, known) = try readableRows(queue)
                 return (rows, known, readableTags(queue), readablePhotos(queue), readableMeasures(queue))
             }
@@ -187,6 +188,8 @@ extension JournalRescue {
         let target = JournalFile.resolve(journal)
         let incoming = target + ".restoring"
         let files = FileManager.default
+        // The backups of a New Key… cut short may still be sealed under the key it was replacing.
+        if let cipher { try JournalLock.finishNewKey(target, shownAs: journal, cipher: cipher) }
         do {
             try? files.removeItem(atPath: incoming)
             try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent,

@@ -25,6 +25,10 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     private let inUse = InUseLock()
     /// Opened by a conversion, which holds the folder's lock (see `init`).
     private let withinConversion: Bool
+    /// Whether this opening finished a New Key… cut short: its recovery key may never have been
+    /// shown, and the window (or command) makes and shows a new one
+    /// (`JournalLock.renewRecoveryKey`).
+    public let finishedNewKey: Bool
     /// Closed: every use after it fails with `.closed` (a reader of an earlier window, say).
     private var isClosed = false
     /// Reads go here: the read-only connection until the check, then the writer.
@@ -68,7 +72,9 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         if cipher == nil, !evenHalfLocked, JournalLock.isHalfLocked(path) { throw .halfLocked(path: path) }
         // A New Key… cut short is finished first: the journal (and its side files) may still be
         // sealed under the key it replaced.
-        if let cipher, !withinConversion { try JournalLock.finishNewKey(file, shownAs: path, cipher: cipher) }
+        finishedNewKey = try cipher.flatMap { cipher throws(JournalError) in
+            withinConversion ? nil : try JournalLock.finishNewKey(file, shownAs: path, cipher: cipher)
+        }?.isDone ?? false
         // Before SQLite looks at the file: it would play a rollback journal back into it.
         if let cipher {
             setAside = try SetAsideFiles.setAside(beside: file, shownAs: path, cipher: cipher, holdingFolderLock: withinConversion)

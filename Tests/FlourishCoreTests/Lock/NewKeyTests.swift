@@ -82,9 +82,12 @@ final class NewKeyTests: XCTestCase {
             XCTAssertNil(journal.cipher.format(of: sealed), "the old key opens \(sealed)", file: file, line: line)
             XCTAssertEqual(cipher.format(of: sealed), JournalCipher.format, "the new key opens \(sealed)", file: file, line: line)
         }
-        let photoFiles = try photoFiles(of: journal.path)
-        XCTAssertEqual(photoFiles.count, 4, "three photos and a thumbnail", file: file, line: line)
-        for (name, bytes) in photoFiles {
+        let journalFiles = try photoFiles(of: journal.path)
+        XCTAssertEqual(journalFiles.count, 4, "three photos and a thumbnail", file: file, line: line)
+        // The recovered journal keeps copies of its photos in a folder of its own.
+        let recoveredFiles = try photoFiles(of: journal.recovered)
+        XCTAssertEqual(recoveredFiles.count, 4, "the recovered journal's photos and thumbnail", file: file, line: line)
+        for (name, bytes) in journalFiles + recoveredFiles {
             for key in journal.photoKeys {
                 XCTAssertNil(PhotoSeal.open(bytes, key: key, name: name), "an old photo key opens \(name)", file: file, line: line)
             }
@@ -114,6 +117,11 @@ final class NewKeyTests: XCTestCase {
             XCTAssertTrue(Set(copyKeys.map { Data($0) }).isSubset(of: newKeys.map { Data($0) }), "\(copy)'s photo keys are the new ones",
                           file: file, line: line)
             XCTAssertFalse(try titles(opened).isEmpty, file: file, line: line)
+            if copy == journal.recovered {
+                for (photo, picture) in journal.photos {
+                    XCTAssertEqual(try opened.photo(photo), picture, "the recovered \(photo.fileName) reads back whole", file: file, line: line)
+                }
+            }
             opened.close()
         }
     }
@@ -125,7 +133,7 @@ final class NewKeyTests: XCTestCase {
         XCTAssertNil(renewed.unfinished)
         XCTAssertEqual(renewed.finished?.backupsSealed.sorted(), [journal.backup, journal.recovered].sorted())
         XCTAssertEqual(renewed.finished?.backupsRemoved, [])
-        XCTAssertEqual(renewed.finished?.photosSealed, 4)
+        XCTAssertEqual(renewed.finished?.photosSealed, 8, "four files in the journal's folder, four in the recovered one's")
         XCTAssertNotEqual(renewed.cipher.keyID, journal.cipher.keyID)
         XCTAssertNotEqual(FileManager.default.contents(atPath: journal.path + ".key"), oldKeyFile)
 
@@ -174,11 +182,52 @@ final class NewKeyTests: XCTestCase {
                 XCTAssertEqual(try JournalLock.unlock(path: journal.path, secret: done.recoveryKey).keyID, cipher.keyID)
                 XCTAssertThrowsError(try JournalLock.unlock(path: journal.path, secret: renewed.recoveryKey), "the one never shown goes")
             } else {
-                // As the window's (or any command's) opening does it.
-                try JournalStore(path: journal.path, cipher: cipher).close()
+                // As the window's (or any command's) opening does it, saying so once: the window
+                // then shows a recovery key made anew.
+                let store = try JournalStore(path: journal.path, cipher: cipher)
+                XCTAssertTrue(store.finishedNewKey, stop)
+                store.close()
+                let again = try JournalStore(path: journal.path, cipher: cipher)
+                XCTAssertFalse(again.finishedNewKey, stop)
+                again.close()
             }
             try checkSealedAnew(journal, under: cipher)
         }
+    }
+
+    /// Turning the lock off (or changing the passphrase, or sealing plain copies) after a New
+    /// Key… cut short finishes it first: no copy still sealed under the old key is taken for
+    /// unreadable and removed, and no photo is left under a key the key file lets go.
+    func testTurningTheLockOffAfterANewKeyCutShortLosesNothing() throws {
+        let journal = try lockedJournal(in: "off")
+        JournalLock.afterNewKeyStep = { step throws(JournalError) in if step == "journal" { throw .other(reason: "cut short") } }
+        _ = try JournalLock.newKey(path: journal.path, cipher: journal.cipher, passphrase: newPassphrase, cost: .interactive)
+        JournalLock.afterNewKeyStep = nil
+        let cipher = try JournalLock.unlock(path: journal.path, secret: newPassphrase)
+        let unlocked = try JournalLock.removeLock(path: journal.path, cipher: cipher)
+        XCTAssertEqual(unlocked.backupsRemoved, [])
+        XCTAssertEqual(unlocked.backupsOpened.sorted(), [journal.backup, journal.recovered].sorted())
+        for copy in journal.files { XCTAssertTrue(JournalFile.hasSQLiteHeader(copy), "\(copy) is plain") }
+        let store = try JournalStore(path: journal.path)
+        XCTAssertEqual(try titles(store), ["Locked", "Plain 0", "Plain 1"])
+        for (photo, picture) in journal.photos { XCTAssertEqual(try store.photo(photo), picture) }
+        store.close()
+    }
+
+    /// A damaged journal is refused before anything changes: once the new key file is in, only a
+    /// journal sealed anew would open, and a damaged one cannot be.
+    func testANewKeyRefusesADamagedJournalAndChangesNothing() throws {
+        let journal = try lockedJournal(in: "damaged")
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: journal.path))
+        try handle.seek(toOffset: UInt64(JournalCipher.pageSize * 3 + 100))
+        handle.write(Data([0x42, 0x42, 0x42]))
+        try handle.close()
+        let keyFile = FileManager.default.contents(atPath: journal.path + ".key")
+        XCTAssertThrowsError(try JournalLock.newKey(path: journal.path, cipher: journal.cipher, passphrase: newPassphrase, cost: .interactive)) {
+            XCTAssertEqual($0 as? JournalError, .damagedJournal(path: journal.path))
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: journal.path + ".key"), keyFile)
+        XCTAssertEqual(try JournalLock.unlock(path: journal.path, secret: passphrase).keyID, journal.cipher.keyID)
     }
 
     func testANewKeyRefusesAJournalOpenElsewhereAndChangesNothing() throws {
