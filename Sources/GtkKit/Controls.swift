@@ -182,6 +182,16 @@ public final class PasswordEntry: Widget {
         set { flourish_password_entry_set_placeholder(raw, newValue) }
     }
 
+    /// Runs `body` with what is typed as its UTF-8 bytes, copied from GTK's own buffer (which
+    /// GTK wipes) and wiped after the call, never a Swift `String`: for passphrases. `body` keeps
+    /// a copy of its own if it needs one.
+    public func withTypedBytes<T>(_ body: ([UInt8]) throws -> T) rethrows -> T {
+        let text = gtk_editable_get_text(OpaquePointer(raw))
+        var bytes = text.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+        defer { explicit_bzero(&bytes, bytes.count) }
+        return try body(bytes)
+    }
+
     public func onActivate(_ action: @escaping @MainActor () -> Void) {
         Signal.connect(pointer, "activate", action)
     }

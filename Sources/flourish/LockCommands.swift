@@ -45,12 +45,12 @@ func runEncrypt(_ path: String) -> Never {
 
 /// The journal's new passphrase: asked twice on a terminal, read once from anything else; one
 /// too short, or typed differently twice, ends the command having changed nothing.
-private func readNewLockPassphrase() -> String {
-    let passphrase = readSecret(prompt: tr("New passphrase for the journal: "))
-    guard passphrase.count >= JournalLock.shortestPassphrase else {
+private func readNewLockPassphrase() -> Passphrase {
+    let passphrase = readPassphrase(prompt: tr("New passphrase for the journal: "))
+    guard passphrase.characterCount >= JournalLock.shortestPassphrase else {
         failed(.other(reason: String(format: tr("a passphrase has at least %@ characters; nothing was changed"), "\(JournalLock.shortestPassphrase)")))
     }
-    if isatty(STDIN_FILENO) == 1, readSecret(prompt: tr("The same passphrase again: ")) != passphrase {
+    if isatty(STDIN_FILENO) == 1, !readPassphrase(prompt: tr("The same passphrase again: ")).isSame(as: passphrase) {
         failed(.other(reason: tr("the two passphrases differ; nothing was changed")))
     }
     return passphrase
@@ -160,7 +160,7 @@ private func finishRemovingLock(_ path: String) -> Never {
 
 /// The key in the journal's key file, after its passphrase or recovery key (standard input).
 private func cipherFromSecret(_ path: String) throws(JournalError) -> JournalCipher {
-    try JournalLock.unlock(path: path, secret: readSecret(prompt: tr("Passphrase or recovery key of the journal: ")))
+    try JournalLock.unlock(path: path, secret: readPassphrase(prompt: tr("Passphrase or recovery key of the journal: ")))
 }
 
 /// As the Preferences switch does: a plain journal has no key to keep.

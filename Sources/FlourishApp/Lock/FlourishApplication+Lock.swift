@@ -7,12 +7,12 @@ import GtkKit
 struct LockActions {
     /// Whether the journal is locked (has a passphrase).
     let isOn: @MainActor () -> Bool
-    let turnOn: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
-    let turnOff: @MainActor (_ passphrase: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
-    let changePassphrase: @MainActor (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    let turnOn: @MainActor (_ passphrase: Passphrase, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    let turnOff: @MainActor (_ passphrase: Passphrase, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    let changePassphrase: @MainActor (_ current: Passphrase, _ new: Passphrase, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     /// New Key…: the journal closes, is sealed under a new key and opens again, its new recovery
     /// key shown over it.
-    let newKey: @MainActor (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    let newKey: @MainActor (_ current: Passphrase, _ new: Passphrase, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
     /// "Unlock when I log in": whether the key is kept in the keyring, and keeping or forgetting it
     /// (the answer is false when no Secret Service took it).
     let unlocksAtLogin: @MainActor () -> Bool

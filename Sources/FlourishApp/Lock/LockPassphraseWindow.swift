@@ -19,11 +19,11 @@ final class LockPassphraseWindow {
     private let purpose: Purpose
     private var isWorking = false
     /// Does the work with (current, new) off the GTK thread's way, and calls back with nil or
-    /// what went wrong.
-    private let perform: (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
+    /// what went wrong. Both as typed, never a `String` (`Passphrase`).
+    private let perform: (_ current: Passphrase, _ new: Passphrase, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void
 
     init(application: Application, parent: Window, purpose: Purpose,
-         perform: @escaping (_ current: String, _ new: String, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void) {
+         perform: @escaping (_ current: Passphrase, _ new: Passphrase, _ done: @escaping @MainActor (JournalError?) -> Void) -> Void) {
         self.purpose = purpose
         self.perform = perform
         let (title, action, about): (String, String, String) = switch purpose {
@@ -75,18 +75,22 @@ final class LockPassphraseWindow {
 
     private func act() {
         guard !isWorking else { return }
-        if purpose != .turnOn, currentField.text.isEmpty { return say(tr("Type the journal’s passphrase."), on: currentField) }
+        let current = currentField.withTypedBytes(Passphrase.init(bytes:))
+        let new = newField.withTypedBytes(Passphrase.init(bytes:))
+        if purpose != .turnOn, current.isEmpty { return say(tr("Type the journal’s passphrase."), on: currentField) }
         if purpose != .turnOff {
-            guard newField.text.count >= JournalLock.shortestPassphrase else {
+            guard new.characterCount >= JournalLock.shortestPassphrase else {
                 return say(String(format: tr("A passphrase has at least %@ characters."), "\(JournalLock.shortestPassphrase)"), on: newField)
             }
-            guard newField.text == againField.text else { return say(tr("The two new passphrases differ."), on: againField) }
+            guard new.isSame(as: againField.withTypedBytes(Passphrase.init(bytes:))) else {
+                return say(tr("The two new passphrases differ."), on: againField)
+            }
         }
         isWorking = true
         actionButton.isSensitive = false
         problem.text = tr("Working…")
         problem.isVisible = true
-        perform(currentField.text, newField.text) { [weak self] error in
+        perform(current, new) { [weak self] error in
             guard let self else { return }
             isWorking = false
             actionButton.isSensitive = true

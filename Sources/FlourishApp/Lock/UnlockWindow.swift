@@ -64,7 +64,8 @@ final class UnlockWindow {
 
     private func unlock() {
         guard !isUnlocking else { return }
-        let secret = passphraseField.text
+        // As typed, never a `String`.
+        let secret = passphraseField.withTypedBytes(Passphrase.init(bytes:))
         guard !secret.isEmpty else { return say(tr("Type the journal’s passphrase or its recovery key.")) }
         isUnlocking = true
         unlockButton.isSensitive = false

@@ -60,7 +60,7 @@ extension JournalLock {
     /// new key wrapped by `passphrase` and a new recovery key. Refuses, changing nothing, a journal
     /// another program has open, a damaged one, and one without room on its disk for a second
     /// copy of itself; a journal whose New Key… was cut short is finished first.
-    public static func newKey(path: String, cipher old: JournalCipher, passphrase: String,
+    public static func newKey(path: String, cipher old: JournalCipher, passphrase: Passphrase,
                               cost: KeyFile.Cost = .moderate) throws(JournalError) -> Renewed {
         let file = JournalFile.resolve(path)
         guard isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is not locked."), path)) }

@@ -31,7 +31,7 @@ public enum JournalLock {
 
     /// The journal's key from its passphrase or recovery key: `.wrongPassphrase` when it is
     /// neither (nothing is changed either way).
-    public static func unlock(path: String, secret: String) throws(JournalError) -> JournalCipher {
+    public static func unlock(path: String, secret: Passphrase) throws(JournalError) -> JournalCipher {
         let file = JournalFile.resolve(path)
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard var key = try lockFile.unwrap(secret) else { throw .wrongPassphrase }
@@ -65,7 +65,7 @@ public enum JournalLock {
     /// checked row by row against the journal, and renamed over it; then its backups are sealed
     /// too (or removed, when one cannot be read), so nothing of the journal stays in the clear in
     /// Flourish's folders. Refuses a damaged journal, a locked one, and one open elsewhere.
-    public static func lock(path: String, passphrase: String, cost: KeyFile.Cost = .moderate) throws(JournalError) -> Locked {
+    public static func lock(path: String, passphrase: Passphrase, cost: KeyFile.Cost = .moderate) throws(JournalError) -> Locked {
         let file = JournalFile.resolve(path)
         guard !isLocked(path) else { throw .other(reason: String(format: tr("The journal at %@ is already locked."), path)) }
         guard let cipher = JournalCipher.random() else { throw .other(reason: tr("The journal's encryption could not start.")) }
@@ -221,7 +221,7 @@ public enum JournalLock {
 
     /// Wraps the key under a new passphrase, in the journal's key file, the backups' copy and each
     /// recovered journal's own; the recovery key stays as it was.
-    public static func changePassphrase(path: String, cipher: JournalCipher, to passphrase: String,
+    public static func changePassphrase(path: String, cipher: JournalCipher, to passphrase: Passphrase,
                                         cost: KeyFile.Cost = .moderate) throws(JournalError) {
         let file = JournalFile.resolve(path)
         // Rewrapped, a key file holding keys being replaced would keep them: New Key… finishes first.
@@ -230,6 +230,29 @@ public enum JournalLock {
         guard lockFile.keyID == cipher.keyID else { throw .keyFileDamaged(path: keyFile(of: file)) }
         let rewrapped = try cipher.withKey { key throws(JournalError) in try lockFile.rewrapped(key, passphrase: passphrase, cost: cost) }
         try writeKeyFiles(rewrapped, of: file)
+    }
+
+    // MARK: - Text that is a String already
+
+    // For tests and the benchmark, whose passphrases are no one's secret: what a person types
+    // reaches the lock as a `Passphrase`, never a `String`.
+
+    public static func unlock(path: String, secret: String) throws(JournalError) -> JournalCipher {
+        try unlock(path: path, secret: Passphrase(secret))
+    }
+
+    public static func lock(path: String, passphrase: String, cost: KeyFile.Cost = .moderate) throws(JournalError) -> Locked {
+        try lock(path: path, passphrase: Passphrase(passphrase), cost: cost)
+    }
+
+    public static func changePassphrase(path: String, cipher: JournalCipher, to passphrase: String,
+                                        cost: KeyFile.Cost = .moderate) throws(JournalError) {
+        try changePassphrase(path: path, cipher: cipher, to: Passphrase(passphrase), cost: cost)
+    }
+
+    public static func newKey(path: String, cipher: JournalCipher, passphrase: String,
+                              cost: KeyFile.Cost = .moderate) throws(JournalError) -> Renewed {
+        try newKey(path: path, cipher: cipher, passphrase: Passphrase(passphrase), cost: cost)
     }
 
     // MARK: - Converting

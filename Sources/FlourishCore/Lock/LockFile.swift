@@ -41,15 +41,14 @@ struct LockFile: Codable, Equatable {
     typealias Cost = KeyFile.Cost
 
     /// The key file for `key` under `passphrase` and `recoveryKey`.
-    init(key: [UInt8], keyID: String, passphrase: String, recoveryKey: String, cost: Cost) throws(JournalError) {
+    init(key: [UInt8], keyID: String, passphrase: Passphrase, recoveryKey: String, cost: Cost) throws(JournalError) {
         format = Self.format
         version = Self.version
         self.keyID = keyID
         pending = nil
         self.passphrase = try Self.wrap(key, under: passphrase, role: "passphrase", cost: cost)
         // The recovery key is 160 random bits: the cheapest cost is already out of reach.
-        self.recovery = try Self.wrap(key, under: RecoveryKey.normalized(recoveryKey) ?? recoveryKey, role: "recovery",
-                                      cost: .interactive)
+        self.recovery = try Self.wrap(key, under: Self.recoverySecret(recoveryKey), role: "recovery", cost: .interactive)
     }
 
     /// `file` with one of its wrappings replaced, or its pending keys (`settled`: none).
@@ -86,17 +85,17 @@ struct LockFile: Codable, Equatable {
 
     /// The same key file with the key wrapped under a new recovery key (the passphrase stays).
     func withRecoveryKey(_ key: [UInt8], _ recoveryKey: String) throws(JournalError) -> LockFile {
-        LockFile(self, recovery: try Self.wrap(key, under: RecoveryKey.normalized(recoveryKey) ?? recoveryKey, role: "recovery", cost: .interactive))
+        LockFile(self, recovery: try Self.wrap(key, under: Self.recoverySecret(recoveryKey), role: "recovery", cost: .interactive))
     }
 
     /// The same key file with the key wrapped under a new passphrase (the recovery key stays).
-    func rewrapped(_ key: [UInt8], passphrase: String, cost: Cost) throws(JournalError) -> LockFile {
+    func rewrapped(_ key: [UInt8], passphrase: Passphrase, cost: Cost) throws(JournalError) -> LockFile {
         LockFile(self, passphrase: try Self.wrap(key, under: passphrase, role: "passphrase", cost: cost))
     }
 
     /// The key, unwrapped by the passphrase or the recovery key; nil when `secret` is neither.
     /// Text in the recovery key's form is tried as one first.
-    func unwrap(_ secret: String) throws(JournalError) -> [UInt8]? {
+    func unwrap(_ secret: Passphrase) throws(JournalError) -> [UInt8]? {
         if let recoveryKey = RecoveryKey.normalized(secret), let key = try Self.unwrap(recovery, with: recoveryKey, role: "recovery") {
             return key
         }
@@ -146,7 +145,13 @@ struct LockFile: Codable, Equatable {
         }
     }
 
-    private static func wrap(_ key: [UInt8], under secret: String, role: String, cost: Cost) throws(JournalError) -> Wrapped {
+    /// The recovery key in the one form it is derived from (made here, shown once: a `String`
+    /// already, as the window and the terminal show it).
+    private static func recoverySecret(_ recoveryKey: String) -> Passphrase {
+        RecoveryKey.normalized(Passphrase(recoveryKey)) ?? Passphrase(recoveryKey)
+    }
+
+    private static func wrap(_ key: [UInt8], under secret: Passphrase, role: String, cost: Cost) throws(JournalError) -> Wrapped {
         let (ops, memory) = limits(cost)
         let salt = Sodium.random(Argon2id.saltLength)
         guard var wrapping = Argon2id.derive(secret, salt: salt, ops: ops, memory: memory) else {
@@ -158,7 +163,7 @@ struct LockFile: Codable, Equatable {
                        key: Data(sealed).base64EncodedString())
     }
 
-    private static func unwrap(_ wrapped: Wrapped, with secret: String, role: String) throws(JournalError) -> [UInt8]? {
+    private static func unwrap(_ wrapped: Wrapped, with secret: Passphrase, role: String) throws(JournalError) -> [UInt8]? {
         // A cost past what any Flourish writes is refused rather than tried: a key file made to
         // exhaust the machine's memory is not one of ours.
         let (ops, memory) = Cost.moderate.limits

@@ -1,3 +1,4 @@
+import CSodium
 import Foundation
 
 /// The recovery key: 160 random bits written as 32 letters and digits in groups of four
@@ -27,6 +28,25 @@ public enum RecoveryKey {
 
     /// The key as typed, in the one form it is derived from (upper case, no dashes or spaces);
     /// nil for anything that cannot be a recovery key (then the text is a passphrase).
+    static func normalized(_ typed: Passphrase) -> Passphrase? {
+        // ASCII letters and digits only: bytes of any other character make it a passphrase.
+        var letters = [UInt8]()
+        defer { sodium_memzero(&letters, letters.count) }
+        let ok = typed.withBytes { bytes -> Bool in
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): continue
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): letters.append(byte - 32)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "2")...UInt8(ascii: "7"): letters.append(byte)
+                default: return false
+                }
+            }
+            return true
+        }
+        guard ok, letters.count == byteCount * 8 / 5 else { return nil }
+        return Passphrase(copying: letters, count: letters.count)
+    }
+
     static func normalized(_ text: String) -> String? {
         let letters = text.uppercased().filter { $0 != "-" && !$0.isWhitespace }
         guard letters.count == byteCount * 8 / 5, letters.allSatisfy({ alphabet.contains($0) }) else { return nil }

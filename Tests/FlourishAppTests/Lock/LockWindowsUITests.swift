@@ -50,7 +50,7 @@ final class LockWindowsUITests: XCTestCase {
             for purpose in [LockPassphraseWindow.Purpose.change, .newKey] {
                 let harness = try Harness()
                 defer { harness.close() }
-                var asked: [(String, String)] = []
+                var asked: [(Passphrase, Passphrase)] = []
                 var answer: JournalError? = .wrongPassphrase
                 let question = LockPassphraseWindow(application: Harness.sharedApplication(), parent: harness.main.window,
                                                     purpose: purpose) { current, new, done in
@@ -75,8 +75,9 @@ final class LockWindowsUITests: XCTestCase {
                 question.againField.text = "a good new passphrase"
                 question.actionButton.click()
                 XCTAssertEqual(asked.count, 1)
-                XCTAssertEqual(asked.first?.0, "old passphrase")
-                XCTAssertEqual(asked.first?.1, "a good new passphrase")
+                // Handed over as typed, as bytes.
+                XCTAssertEqual(asked.first?.0.isSame(as: Passphrase("old passphrase")), true)
+                XCTAssertEqual(asked.first?.1.isSame(as: Passphrase("a good new passphrase")), true)
                 XCTAssertTrue(question.problem.text.contains("does not open"), "the failure is said: \(question.problem.text)")
                 XCTAssertTrue(question.window.isVisible, "and the window stays")
 
