@@ -78,9 +78,7 @@ func runLockNewKey(_ path: String) -> Never {
         let renewed = try JournalLock.newKey(path: path, cipher: cipher, passphrase: passphrase)
         // The keyring's key is replaced last, once every file opens with the new one: until then
         // it still opened the journal.
-        if renewed.unfinished == nil, LockKeyring.isKept(file: file), !LockKeyring.keep(renewed.cipher, journalPath: path, file: file) {
-            LockKeyring.forget(file: file)
-        }
+        if renewed.unfinished == nil { LockKeyring.replaceKept(by: renewed.cipher, journalPath: path, file: file) }
         print(String(format: tr("The journal at %@ has a new key and passphrase."), path))
         print(String(format: tr("Recovery key (it opens the journal if the passphrase is forgotten; it is shown only now): %@"), renewed.recoveryKey))
         if let finished = renewed.finished { printRenewed(finished) }

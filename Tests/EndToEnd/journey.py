@@ -1481,6 +1481,13 @@ def unlock(app, field, passphrase=LOCK_PASSPHRASE):
     wait_for("the unlock page to go", lambda: app.find("push button", "Unlock", visible=False) is None)
 
 
+def show_every_locked_entry(app):
+    """The Journal page, with a row for each of LOCKED_ENTRIES."""
+    show_journal(app)
+    for title, _, _, _ in LOCKED_ENTRIES:
+        app.wait_row(f"the row of {title}", title)
+
+
 def locked_journal_opens_on_its_unlock_page():
     print("journey: a locked journal opens on its unlock page, which shows nothing of the journal", flush=True)
     locked = LockedJournal("locked-start")
@@ -1505,9 +1512,7 @@ def locked_journal_opens_on_its_unlock_page():
     check_nothing_said(app, "after a wrong passphrase", LOCKED_WORDS, count=len(LOCKED_ENTRIES))
 
     unlock(app, field)
-    show_journal(app)
-    for title, body, _, _ in LOCKED_ENTRIES:
-        app.wait_row(f"the row of {title}", title)
+    show_every_locked_entry(app)
     check("the right passphrase opens the window with every entry", app.find("label", "Marzipan lanterns over the fjord") is not None)
     check("and the unlock page is gone", app.find("password text", "Passphrase", visible=False) is None)
     keys("ctrl+q")
@@ -1534,9 +1539,7 @@ def a_file_planted_beside_a_locked_journal_is_set_aside_and_said():
     screenshot("files-set-aside.png")
     press(app.dialog_button("Files Set Aside", "OK"))
     wait_for("the message to close", lambda: app.find("label", "Files Set Aside") is None)
-    show_journal(app)
-    for title, _, _, _ in LOCKED_ENTRIES:
-        app.wait_row(f"the row of {title}", title)
+    show_every_locked_entry(app)
     check("the journal is there, whole", True)
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
@@ -1704,9 +1707,7 @@ def a_leaked_passphrase_is_replaced_with_a_new_key():
           is not None)
     screenshot("new-key-recovery.png")
     press(app.wait("the Done button", "push button", "Done"))
-    show_journal(app)
-    for title, _, _, _ in LOCKED_ENTRIES:
-        app.wait_row(f"the row of {title}", title)
+    show_every_locked_entry(app)
     check("every entry is in the window again", True)
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)

@@ -137,16 +137,14 @@ extension FlourishApplication {
             },
             newKey: { [unowned self] current, new, done in
                 let path = journalPath
-                let keptInKeyring = unlocksAtLogin
                 rebuild(done: done) { () throws(JournalError) in
                     let cipher = try JournalLock.unlock(path: path, secret: current)
                     let renewed = try JournalLock.newKey(path: path, cipher: cipher, passphrase: new)
                     // Last, once every file opens with it: until then the keyring's key still
                     // opened the journal. (Not done, the next opening finishes it, after the
                     // passphrase, and shows a recovery key made anew.)
-                    if keptInKeyring, renewed.unfinished == nil {
-                        let file = JournalLock.file(of: path)
-                        if !LockKeyring.keep(renewed.cipher, journalPath: path, file: file) { LockKeyring.forget(file: file) }
+                    if renewed.unfinished == nil {
+                        LockKeyring.replaceKept(by: renewed.cipher, journalPath: path, file: JournalLock.file(of: path))
                     }
                     return (renewed.cipher, (renewed.recoveryKey, .newKey))
                 }

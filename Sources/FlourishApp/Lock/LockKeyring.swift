@@ -18,7 +18,7 @@ public enum LockKeyring {
         return kept ?? nil
     }
 
-    public static func isKept(file: String) -> Bool {
+    static func isKept(file: String) -> Bool {
         ((try? Keyring.lookup(journal: file, kind: kind)) ?? nil) != nil
     }
 
@@ -28,6 +28,13 @@ public enum LockKeyring {
             (try? Keyring.store(secret: key, label: String(format: tr("Flourish journal key for %@"), journalPath),
                                 journal: file, kind: kind)) != nil
         }
+    }
+
+    /// After New Key…: a key kept for the journal is replaced by `cipher`'s, or forgotten when the
+    /// keyring does not take the new one (the old one opens nothing any more). None kept, none is.
+    public static func replaceKept(by cipher: JournalCipher, journalPath: String, file: String) {
+        guard isKept(file: file), !keep(cipher, journalPath: journalPath, file: file) else { return }
+        forget(file: file)
     }
 
     /// False when no Secret Service answered: a key kept there may still be kept.

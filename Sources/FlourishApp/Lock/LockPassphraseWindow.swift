@@ -3,8 +3,9 @@ import Foundation
 import GtkKit
 
 /// The lock's questions in Preferences: turning it on (a new passphrase, twice, and the warning),
-/// off (the passphrase), Change Passphrase… and New Key… (the current one, then a new one twice). The work
-/// runs in the background; its outcome is said here, and the window closes once it is done.
+/// off (the passphrase), Change Passphrase… and New Key… (the current one, then a new one
+/// twice). The work runs in the background; its outcome is said here, and the window closes once
+/// it is done.
 @MainActor
 final class LockPassphraseWindow {
     enum Purpose { case turnOn, turnOff, change, newKey }

@@ -3,8 +3,8 @@ import Foundation
 import GtkKit
 
 /// The recovery key, shown once when the lock is turned on or the journal gets a new key (New
-/// Key…): it opens the journal if the passphrase is forgotten. It can be copied or saved to a file of the person's choosing, and is
-/// gone from memory once the window closes.
+/// Key…): it opens the journal if the passphrase is forgotten. It can be copied or saved to a
+/// file of the person's choosing, and is gone from memory once the window closes.
 @MainActor
 final class RecoveryKeyWindow {
     /// Why a recovery key is shown: the lock turned on, or New Key….

@@ -116,15 +116,8 @@ extension JournalLock {
         // Read under the lock: another program may have finished it meanwhile.
         let lockFile = try LockFile.read(keyFile(of: file), journal: path)
         guard lockFile.pending != nil, lockFile.keyID == new.keyID else { return nil }
-        guard var keys = new.withKey({ lockFile.pendingKeys(under: $0) }), !keys.isEmpty else {
-            throw .keyFileDamaged(path: keyFile(of: file))
-        }
-        // Moved out of `keys`, so that each buffer is wiped where it is, not a copy of it.
-        var oldKey = keys.removeFirst()
-        var photoKeys = keys
-        keys = []
+        guard case (let old, var photoKeys)? = replaced(in: lockFile, under: new) else { throw .keyFileDamaged(path: keyFile(of: file)) }
         defer { for index in photoKeys.indices { sodium_memzero(&photoKeys[index], photoKeys[index].count) } }
-        guard let old = JournalCipher(key: &oldKey) else { throw .other(reason: tr("The journal's encryption could not start.")) }
         let replaceKeys = { (copy: String) throws(JournalError) in try PhotoRekey.replaceKeys(in: copy, cipher: new, old: photoKeys) }
         if new.format(of: file) == nil {
             guard old.format(of: file) != nil else { throw .damagedJournal(path: path) }
@@ -189,23 +182,31 @@ extension JournalLock {
         return recoveryKey
     }
 
-    /// The key a New Key… cut short is replacing, when the key file beside the journal `file`
-    /// holds one under `cipher`: for `--check`, which reads and never writes.
-    static func replacedKey(beside file: String, shownAs path: String, cipher: JournalCipher) -> JournalCipher? {
-        guard LockFile.mayBePending(keyFile(of: file)), let lockFile = try? LockFile.read(keyFile(of: file), journal: path),
-              lockFile.keyID == cipher.keyID, var keys = cipher.withKey({ lockFile.pendingKeys(under: $0) }), !keys.isEmpty else { return nil }
-        var key = keys.removeFirst()
-        for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) }
-        return JournalCipher(key: &key)
+    /// The keys `lockFile` holds as pending, opened with its own key `cipher`: the journal key
+    /// being replaced, as a cipher, and the photo keys being replaced (the caller wipes them). Nil
+    /// when they do not open.
+    private static func replaced(in lockFile: LockFile, under cipher: JournalCipher) -> (JournalCipher, [[UInt8]])? {
+        guard var keys = cipher.withKey({ lockFile.pendingKeys(under: $0) }), !keys.isEmpty else { return nil }
+        // Moved out of `keys`, so that each buffer is wiped where it is, not a copy of it.
+        var oldKey = keys.removeFirst()
+        guard let old = JournalCipher(key: &oldKey) else {
+            for index in keys.indices { sodium_memzero(&keys[index], keys[index].count) }
+            return nil
+        }
+        return (old, keys)
     }
 
     /// The key that reads the journal `file` as it stands, for the rescue tools, which never
     /// write: `cipher`, unless a New Key… cut short left the journal sealed under the key it was
-    /// replacing (then that one). Nil when `cipher` is.
-    static func readingKey(of file: String, shownAs path: String, cipher: JournalCipher?) -> JournalCipher? {
-        guard let cipher, let replaced = replacedKey(beside: file, shownAs: path, cipher: cipher),
-              cipher.format(of: file) == nil, replaced.format(of: file) != nil else { return cipher }
-        return replaced
+    /// replacing (then that one); nil when `cipher` is. `newKeyUnfinished`: whether the key file
+    /// beside it holds keys New Key… is replacing, under `cipher`.
+    static func readingKey(of file: String, shownAs path: String,
+                           cipher: JournalCipher?) -> (key: JournalCipher?, newKeyUnfinished: Bool) {
+        guard let cipher, LockFile.mayBePending(keyFile(of: file)), let lockFile = try? LockFile.read(keyFile(of: file), journal: path),
+              lockFile.pending != nil, lockFile.keyID == cipher.keyID,
+              case (let old, var photoKeys)? = replaced(in: lockFile, under: cipher) else { return (cipher, false) }
+        for index in photoKeys.indices { sodium_memzero(&photoKeys[index], photoKeys[index].count) }
+        return (cipher.format(of: file) == nil && old.format(of: file) != nil ? old : cipher, true)
     }
 
     /// Every photo key of the journal and of its copies, each once: the keys New Key… replaces.

@@ -46,10 +46,4 @@ public enum RecoveryKey {
         guard ok, letters.count == byteCount * 8 / 5 else { return nil }
         return Passphrase(copying: letters, count: letters.count)
     }
-
-    static func normalized(_ text: String) -> String? {
-        let letters = text.uppercased().filter { $0 != "-" && !$0.isWhitespace }
-        guard letters.count == byteCount * 8 / 5, letters.allSatisfy({ alphabet.contains($0) }) else { return nil }
-        return String(letters)
-    }
 }

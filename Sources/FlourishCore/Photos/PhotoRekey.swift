@@ -48,7 +48,8 @@ enum PhotoRekey {
     /// Seals anew, under its replacement, every file of `folder` (photos and thumbnails) sealed
     /// under one of `old`. A file already sealed anew (a New Key… cut short) is left as it is, as
     /// is one that cannot be read or opens under no key here (damaged: it is said where it is
-    /// shown). Returns how many were sealed anew; throws when one could not be written. `afterEach`: called as each file is (see `JournalLock.afterNewKeyStep`).
+    /// shown). Returns how many were sealed anew; throws when one could not be written.
+    /// `afterEach`: called as each file is (see `JournalLock.afterNewKeyStep`).
     static func reseal(_ folder: PhotoFolder, old: [[UInt8]], journalKey: [UInt8],
                        afterEach: () throws(JournalError) -> Void = {}) throws(JournalError) -> Int {
         guard !old.isEmpty else { return 0 }

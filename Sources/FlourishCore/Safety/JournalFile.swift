@@ -242,7 +242,6 @@ enum JournalFile {
         size(of: file + "-wal") > 0 || size(of: file + "-journal") > 0
     }
 
-    /// The file's size in bytes; 0 when it does not exist.
     /// The bytes free for this user on the disk that holds `file`'s folder (0 when unknown).
     static func freeBytes(beside file: String) -> Int64 {
         var status = statvfs()
@@ -251,6 +250,7 @@ enum JournalFile {
         return Int64(status.f_bavail) * Int64(status.f_frsize)
     }
 
+    /// The file's size in bytes; 0 when it does not exist.
     static func size(of file: String) -> Int64 {
         var status = stat()
         return stat(file, &status) == 0 ? Int64(status.st_size) : 0

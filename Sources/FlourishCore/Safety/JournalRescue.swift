@@ -17,9 +17,9 @@ public enum JournalRescue {
     public static func check(path: String, cipher: JournalCipher? = nil) -> Verdict {
         let file = JournalFile.resolve(path)
         // A New Key… cut short: the journal may still be sealed under the key it replaces.
-        let reading = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher)
+        let (reading, newKeyUnfinished) = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher)
         var verdict = checkPages(file, shownAs: path, cipher: reading)
-        if let cipher, JournalLock.replacedKey(beside: file, shownAs: path, cipher: cipher) != nil {
+        if newKeyUnfinished {
             verdict = Verdict(healthy: verdict.healthy, lines: verdict.lines + [tr("New Key… was cut short: Flourish finishes sealing the journal under its new key the next time it opens it.")])
         }
         // Files beside a locked journal that are not Flourish's, or a key file beside a plain
@@ -69,7 +69,7 @@ public enum JournalRescue {
         let (rows, known, tags, photos, measures): ([Row], Set<Int64>, ReadableTags, ReadablePhotos, ReadableMeasures)
         do {
             // A New Key… cut short may have left the journal under the key it was replacing.
-            let reading = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher)
+            let reading = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher).key
             (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: reading, salvaging: true) { queue in
                 let (rows, known) = try readableRows(queue)
                 return (rows, known, readableTags(queue), readablePhotos(queue), readableMeasures(queue))
