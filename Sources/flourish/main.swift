@@ -228,6 +228,11 @@ if let importFrom {
             (entries, tags) = (read, names)
         }
         if !file.remarks.isEmpty { print(file.remarks) }
+        switch entries.withoutMood {
+        case 0: break
+        case 1: print(tr("1 of them has no mood, and is kept without one."))
+        case let count: print(String(format: tr("%@ of them have no mood, and are kept without one."), "\(count)"))
+        }
         let summary = try store.importSummary(entries)
         let receipt = try store.importEntries(entries, tags: tags, measures: file.measures)
         print(String(format: tr("Imported %@ entries (%@ already in your journal) and %@ new tags."),

@@ -88,8 +88,11 @@ laptop, desktop = Machine("laptop"), Machine("desktop")
 status, out, err = laptop.import_entries([
     entry("11111111-1111-4111-8111-111111111111", "Sea air Zanzibar", "A long walk, then tea.", 0, "2026-11-01T09:15:00.000Z", ["friends"]),
     entry("22222222-2222-4222-8222-222222222222", "Rain", "Stayed in with a book\nall day", 3, "2026-11-02T20:00:00.125Z", ["reading"]),
+    entry("12121212-1212-4121-8121-121212121212", "An old diary's page", "No mood kept then", None, "2019-03-02T08:15:00.000Z"),
 ], ["friends", "reading", "Quetzal"])
 check("the laptop's journal has its entries", status == 0)
+check("the import says which came without a mood", "1 of them has no mood, and is kept without one." in out)
+check("and keeps it without one", laptop.entries()["12121212-1212-4121-8121-121212121212"][2] is None)
 status, out, err = desktop.import_entries([
     entry("33333333-3333-4333-8333-333333333333", "Desk day", "Written on the desktop 🖥", 2, "2026-11-03T08:00:00.000Z", ["work"]),
 ], ["work"])
@@ -114,7 +117,13 @@ status, out, err = desktop.run("--sync-setup", place, stdin=passphrase + "\n")
 check("--sync-setup joins the journal at the place", status == 0 and out.startswith(f"Joined the synced journal at {place}."))
 status, out, err = laptop.run("--sync", stdin=passphrase + "\n")
 check("--sync prints one line of what moved", status == 0 and out == "Synced: sent 0, received 1.")
-check("both machines hold every entry of both, byte for byte", laptop.entries() == desktop.entries() and len(laptop.entries()) == 3)
+check("both machines hold every entry of both, byte for byte", laptop.entries() == desktop.entries() and len(laptop.entries()) == 4)
+check("the entry without a mood arrived without one", desktop.entries()["12121212-1212-4121-8121-121212121212"][2] is None)
+exported = os.path.join(desktop.home, "export.json")
+status, out, err = desktop.run("--export", "json", exported)
+with open(exported, encoding="utf-8") as file:
+    moods = {item["uuid"]: (item["mood"], item["mood_title"]) for item in json.load(file)["entries"]}
+check("exported, its mood is null, written", status == 0 and moods["12121212-1212-4121-8121-121212121212"] == (None, None))
 
 for name, data in place_files().items():
     for secret in ["Zanzibar", "Desk day", "Quetzal", "reading", "2026-11-01", passphrase]:
@@ -141,7 +150,7 @@ check("a folder holding something else is not made a journal", status == 1 and "
 check("and is left as it was", os.listdir(photos) == ["holiday.jpg"])
 
 status, out, err = desktop.run("--sync-off")
-check("--sync-off turns sync off and keeps the journal", status == 0 and "Sync is off" in out and len(desktop.entries()) == 3)
+check("--sync-off turns sync off and keeps the journal", status == 0 and "Sync is off" in out and len(desktop.entries()) == 4)
 status, out, err = desktop.run("--sync", stdin=passphrase + "\n")
 check("--sync then says sync is not set up", status == 1 and "not set up" in err)
 

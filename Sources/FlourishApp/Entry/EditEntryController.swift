@@ -69,7 +69,8 @@ final class EditEntryController {
 
     func save() {
         guard !isSaving, let original else { return }
-        switch draft.validated() {
+        // An entry that came without a mood may stay without; one that had a mood keeps one.
+        switch draft.validated(requiringMood: original.mood != nil) {
         case .failure(let invalid):
             fields.show(invalid.problems)
             _ = fields.measuresRead()

@@ -101,7 +101,7 @@ final class EntryViewController {
         heading.addClass("journal-meta")
         versionsBox.append(heading)
         for version in versions {
-            let words = Label(String(format: tr("“%@”, %@: %@"), version.title, version.mood.title,
+            let words = Label(String(format: tr("“%@”, %@: %@"), version.title, Mood.title(of: version.mood),
                                      version.body.isEmpty ? tr("no text") : version.body.preview(limit: Entry.rowBodyLimit)))
             words.enableWrapping()
             words.alignStart()
@@ -130,10 +130,10 @@ final class EntryViewController {
         titleLabel.isVisible = !entry.title.isEmpty
         bodyLabel.text = entry.body
         bodyLabel.isVisible = !entry.body.isEmpty
-        moodLabel.text = String(format: tr("Feeling %@"), entry.mood.title)
+        moodLabel.text = entry.mood.map { String(format: tr("Feeling %@"), $0.title) } ?? tr("No mood")
         if let moodClass { moodLabel.removeClass(moodClass) }
-        moodClass = Theme.moodClass(entry.mood)
-        moodLabel.addClass(Theme.moodClass(entry.mood))
+        moodClass = entry.mood.map(Theme.moodClass) ?? Theme.noMoodClass
+        if let moodClass { moodLabel.addClass(moodClass) }
         dateLabel.text = Self.dateFormatter.string(from: entry.createdAt)
         tagsLabel.isVisible = !tags.isEmpty
         tagsLabel.text = tags.joined(separator: " · ")

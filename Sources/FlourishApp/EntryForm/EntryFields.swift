@@ -111,7 +111,8 @@ final class EntryFields {
     func fill(from entry: Entry) {
         titleField.text = entry.title
         bodyField.text = entry.body
-        picker.set(entry.mood)
+        // An entry without a mood shows the picker's "select": it may be given one, or left without.
+        if let mood = entry.mood { picker.set(mood) } else { picker.reset() }
         datePicker.reset(to: entry.createdAt)
         tags.set(entry.tagIDs)
         measures.set(entry.measures)

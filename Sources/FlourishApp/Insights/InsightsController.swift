@@ -33,6 +33,9 @@ final class InsightsController {
     let streaks = Label()
     /// Said instead of the figures when the period has no entries, or they cannot be read.
     let summary = Label()
+    /// "42 entries without a mood", under the mood count: entries that came without one are
+    /// counted apart, out of every average and chart. Hidden when there are none.
+    let withoutMood = Label()
 
     /// The period chosen: one of `periods`, or the year chosen beside "Year".
     var period: InsightsPeriod {
@@ -104,6 +107,9 @@ final class InsightsController {
         }
         moodBars = bars
         moodCounts = counts
+        withoutMood.alignStart()
+        withoutMood.addClass(Theme.noMoodClass)
+        content.append(withoutMood)
 
         content.append(Self.heading(tr("By weekday")))
         weekdays = (0..<7).map { _ in Self.figure(in: content) }
@@ -256,12 +262,15 @@ final class InsightsController {
     private func show(_ insights: Insights) {
         self.insights = insights
         let total = insights.total
-        summary.isVisible = total.count == 0
+        summary.isVisible = total.count == 0 && insights.withoutMood == 0
+        withoutMood.isVisible = insights.withoutMood > 0
+        withoutMood.text = insights.withoutMood == 1 ? tr("1 entry without a mood")
+            : String(format: tr("%@ entries without a mood"), insights.withoutMood.formatted())
         summary.text = tr("No entries in this period yet.")
 
         chart.show(MoodTimeline(days: insights.days, span: insights.span))
         let today = Insights.Day(Date())
-        pixels.show(year: insights.pixelYear, averages: insights.pixelDays, today: today)
+        pixels.show(year: insights.pixelYear, averages: insights.pixelDays, withoutMood: insights.pixelDaysWithoutMood, today: today)
         pixelsHeading.text = String(format: tr("Year in pixels: %@"), "\(insights.pixelYear)")
         let thisYear = today.year
         showYears(insights.years.map { Array(($0.lowerBound...max($0.upperBound, thisYear)).reversed()) } ?? [thisYear])

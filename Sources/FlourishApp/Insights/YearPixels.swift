@@ -19,6 +19,8 @@ final class YearPixels {
     /// Each cell's mood, as last set: only what changes is set again (a period chosen on the
     /// same year changes nothing here).
     private var shown: [[Mood?]] = []
+    /// Each cell shown as written with no mood (every entry of that day came without one).
+    private var shownWithoutMood: [[Bool]] = []
     /// What each day says, by its place in `days`.
     private(set) var texts: [String] = []
     private(set) var year = 0
@@ -94,10 +96,12 @@ final class YearPixels {
             return cell
         })
         shown.append(Array(repeating: nil, count: 31))
+        shownWithoutMood.append(Array(repeating: false, count: 31))
     }
 
     /// Shows `year`, each day in the colour of its average in `averages` (by `Insights.Day.number`).
-    func show(year: Int, averages: [Int: MoodAverage], today: Insights.Day) {
+    /// Days in `withoutMood` were written with no mood: a square of their own, in no mood's colour.
+    func show(year: Int, averages: [Int: MoodAverage], withoutMood: Set<Int> = [], today: Insights.Day) {
         while cells.count < 12 { makeMonth() }
         self.year = year
         var days: [Insights.Day] = []
@@ -112,7 +116,13 @@ final class YearPixels {
                 let average = averages[day.number] ?? MoodAverage()
                 Theme.replaceMoodClass(on: cell, shown[month][index], with: average.mood)
                 shown[month][index] = average.mood
-                texts.append(InsightsController.describe(MoodChart.name(of: day, step: .day), average))
+                let written = withoutMood.contains(day.number)
+                if written != shownWithoutMood[month][index] {
+                    if written { cell.addClass(Theme.noMoodClass) } else { cell.removeClass(Theme.noMoodClass) }
+                    shownWithoutMood[month][index] = written
+                }
+                let name = MoodChart.name(of: day, step: .day)
+                texts.append(written ? String(format: tr("%@: written, no mood"), name) : InsightsController.describe(name, average))
                 days.append(day)
                 buttons.append(cell)
             }
@@ -121,7 +131,7 @@ final class YearPixels {
         // Tab reaches today, in this year; otherwise the year's first day.
         roving.use(buttons, current: days.firstIndex(of: today) ?? 0)
         view.setAccessibleDescription(String(format: tr("%@: %@ days with entries. The arrow keys go from day to day; Enter shows a day's entries in the journal."),
-                                             "\(year)", "\(averages.count)"))
+                                             "\(year)", "\(averages.count + withoutMood.count)"))
     }
 
     /// The squares' sizes, smallest first: the largest that fits the width is used.

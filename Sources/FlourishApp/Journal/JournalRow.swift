@@ -101,7 +101,7 @@ final class JournalRow {
     func bind(id: Int64, entry: Entry?, unreadableReason: String? = nil, tags: [String] = [], query: JournalQuery? = nil) {
         entryID = id
         self.entry = entry
-        setMood(entry?.mood)
+        setMood(entry.map(\.mood))
         guard let entry else {
             view.setListCellAccessibleLabel(unreadableReason.map { String(format: tr("This entry could not be read: %@"), $0) }
                                             ?? tr("Reading the entry…"))
@@ -135,7 +135,8 @@ final class JournalRow {
         let date = Self.dateFormatter.string(from: entry.createdAt)
         view.setListCellAccessibleLabel(Self.spokenName(of: entry, date: date, tagCount: tags.count))
         metaLabel.isVisible = true
-        metaLabel.text = String(format: tr("%@ · feeling %@"), date, entry.mood.title)
+        metaLabel.text = entry.mood.map { String(format: tr("%@ · feeling %@"), date, $0.title) }
+            ?? String(format: tr("%@ · no mood"), date)
         locationLabel.isVisible = entry.location != nil
         if let location = entry.location {
             locationLabel.text = location.formatted
@@ -150,7 +151,8 @@ final class JournalRow {
     /// 10:35 PM, 2 tags".
     nonisolated static func spokenName(of entry: Entry, date: String, tagCount: Int) -> String {
         let words = entry.title.isEmpty ? String(entry.body.prefix(while: { $0 != "\n" })) : entry.title
-        var parts = [words.preview(limit: Entry.rowTitleLimit), String(format: tr("feeling %@"), entry.mood.title), date]
+        let mood = entry.mood.map { String(format: tr("feeling %@"), $0.title) } ?? Mood.noneTitle
+        var parts = [words.preview(limit: Entry.rowTitleLimit), mood, date]
         if tagCount > 0 { parts.append(tagCount == 1 ? tr("1 tag") : String(format: tr("%@ tags"), tagCount.formatted())) }
         if !entry.photos.isEmpty { parts.append(PhotoCount.words(entry.photos.count)) }
         if entry.location != nil { parts.append(tr("with a location")) }
@@ -190,9 +192,11 @@ final class JournalRow {
         }
     }
 
-    private func setMood(_ mood: Mood?) {
+    /// The row's edge: the mood's colour, or the neutral edge of an entry without one (`nil`
+    /// while the entry is being read: no edge at all).
+    private func setMood(_ mood: Mood??) {
         if let moodClass { view.removeClass(moodClass) }
-        moodClass = mood.map(Theme.moodClass)
+        moodClass = mood.map { $0.map(Theme.moodClass) ?? Theme.noMoodClass }
         if let moodClass { view.addClass(moodClass) }
     }
 }

@@ -10,7 +10,10 @@ final class JournalSearch {
     let entry = SearchEntry()
     let bar: SearchBar
     let moodButton: PopoverButton
+    /// The six moods' choices, best first, then `noMoodChoice`.
     let moodChoices: [CheckButton]
+    /// "No mood": entries that came without one (imports from journals that have no moods).
+    let noMoodChoice = CheckButton(tr("No mood"))
     let tagButton: PopoverButton
     /// The tag filter's choices, rebuilt when the journal's tags change.
     private(set) var tagChoices: [(id: Int64, check: CheckButton)] = []
@@ -45,7 +48,9 @@ final class JournalSearch {
             check.addClass("mood-filter-choice")
             moods.append(check)
             return check
-        }
+        } + [noMoodChoice]
+        noMoodChoice.addClass("mood-filter-choice")
+        moods.append(noMoodChoice)
         moodButton = PopoverButton(label: tr("Mood"), accessibleName: tr("Mood filter"), child: moods)
         tagList.setMargins(6)
         noTags.addClass("empty-hint")
@@ -94,6 +99,7 @@ final class JournalSearch {
         var query = JournalQuery(text: words)
         query.measures = measures
         query.moods = Set(zip(Mood.catalogue, moodChoices).filter { $0.1.isActive }.map(\.0))
+        query.withoutMood = noMoodChoice.isActive
         query.tagIDs = Set(tagChoices.filter { $0.check.isActive }.map(\.id))
         query.from = from.day
         query.to = to.day.flatMap { Foundation.Calendar.current.date(byAdding: .day, value: 1, to: $0) }

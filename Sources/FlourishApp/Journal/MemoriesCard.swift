@@ -127,7 +127,7 @@ final class MemoriesCard {
         buttons += memories.map { memory in
             let button = Self.flatButton(saying: Self.line(memory), wrapping: true)
             button.addClass("memory")
-            button.addClass(Theme.moodClass(memory.mood))
+            button.addClass(memory.mood.map(Theme.moodClass) ?? Theme.noMoodClass)
             button.onClicked { [unowned self] in onOpen?(memory.entry) }
             lines.append(button)
             return button
@@ -148,7 +148,8 @@ final class MemoriesCard {
 
     /// "1 year ago · feeling really good · First snow".
     static func line(_ memory: Memory) -> String {
-        let feeling = String(format: tr("%@ · feeling %@"), yearsAgo(memory.yearsAgo), memory.mood.title)
+        let feeling = memory.mood.map { String(format: tr("%@ · feeling %@"), yearsAgo(memory.yearsAgo), $0.title) }
+            ?? String(format: tr("%@ · no mood"), yearsAgo(memory.yearsAgo))
         return memory.title.isEmpty ? feeling : feeling + " · " + memory.title
     }
 

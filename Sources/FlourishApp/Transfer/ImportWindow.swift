@@ -122,6 +122,11 @@ final class ImportWindow {
                              Self.tags(counts.tags), "\(counts.already)")
                     : String(format: tr("%@: %@, %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
                              Self.tags(counts.tags), PhotoCount.words(counts.photos), "\(counts.already)")
+                let moodless = entries.withoutMood
+                if moodless > 0 {
+                    summary.text += " " + (moodless == 1 ? tr("1 of them has no mood, and is kept without one.")
+                        : String(format: tr("%@ of them have no mood, and are kept without one."), moodless.formatted()))
+                }
                 if !file.remarks.isEmpty { summary.text += " " + file.remarks }
                 importButton.isSensitive = counts.adding > 0
                 if counts.adding == 0 { summary.text += " " + tr("There is nothing new to import.") }

@@ -27,6 +27,8 @@ enum Theme {
     /// CSS class naming a mood's colour: `mood-0` (the best) … `mood-5` (the worst).
     static func moodClass(_ mood: Mood) -> String { "mood-\(mood.rawValue)" }
     static let promptClass = "mood-prompt"
+    /// An entry without a mood: a neutral edge, never one of the six colours.
+    static let noMoodClass = "no-mood"
 
     /// Gives `widget` the class of `mood` (none for nil) in place of `old`'s, touching its
     /// classes only when the mood changed: a chart restyles hundreds of points and days.
@@ -51,6 +53,8 @@ enum Theme {
             css += "button.memory.\(moodClass(mood)) { box-shadow: inset 4px 0 \(mood.hex); }\n"
             css += ".insight-bar.\(moodClass(mood)), button.chart-point.\(moodClass(mood)), button.pixel.\(moodClass(mood)) { background-color: \(mood.hex); }\n"
         }
+        css += ".journal-row.\(noMoodClass) { box-shadow: inset 8px 0 alpha(currentColor, 0.22); }\n"
+        css += "button.memory.\(noMoodClass) { box-shadow: inset 4px 0 alpha(currentColor, 0.22); }\n"
         // All four sides one colour (only the bottom has a width): the renderer's fast path.
         if dark { css += ".journal-row { border-color: #3d3935; }\n" }
         return css

@@ -5,7 +5,9 @@ public struct Entry: Sendable, Equatable, Identifiable {
     public let id: Int64
     public let title: String
     public let body: String
-    public let mood: Mood
+    /// How the person felt; nil for an entry that came without one (an import from a journal
+    /// that has no moods). Never made up: "no mood" is a state of its own wherever it shows.
+    public let mood: Mood?
     public let createdAt: Date
     /// Where the person was, when they chose to attach it (filled by the location feature).
     public let location: Location?
@@ -21,7 +23,7 @@ public struct Entry: Sendable, Equatable, Identifiable {
     /// Its values for the journal's measures, by measure id (a measure without one is absent).
     public internal(set) var measures: [Int64: Double]
 
-    public init(id: Int64, title: String, body: String, mood: Mood, createdAt: Date, location: Location? = nil,
+    public init(id: Int64, title: String, body: String, mood: Mood?, createdAt: Date, location: Location? = nil,
                 uuid: String = UUID().uuidString.lowercased(), updatedAt: Date? = nil, tagIDs: Set<Int64> = [],
                 photos: [EntryPhoto] = [], measures: [Int64: Double] = [:]) {
         self.id = id

@@ -53,28 +53,31 @@ public struct EntryDraft: Sendable, Equatable {
 
     /// Every problem with the draft, in form order; empty when it can be saved. A chosen date
     /// later than `now` is refused: a journal records what happened.
-    public func problems(now: Date = Date()) -> [Problem] {
+    ///
+    /// A mood is asked for unless `requiringMood` is false: the Edit page of an entry that came
+    /// without one (an import) may leave it without.
+    public func problems(now: Date = Date(), requiringMood: Bool = true) -> [Problem] {
         var problems: [Problem] = []
-        if mood == nil { problems.append(.missingMood) }
+        if requiringMood && mood == nil { problems.append(.missingMood) }
         if let date, date > now { problems.append(.futureDate) }
         if title.withoutNUL.trimmed.isEmpty && body.withoutNUL.trimmed.isEmpty { problems.append(.missingText) }
         return problems
     }
 
     /// The draft as a savable entry, or the problems that keep it from being one.
-    public func validated(now: Date = Date()) -> Result<NewEntry, ValidationError> {
-        let problems = problems(now: now)
-        guard problems.isEmpty, let mood else { return .failure(ValidationError(problems: problems)) }
+    public func validated(now: Date = Date(), requiringMood: Bool = true) -> Result<NewEntry, ValidationError> {
+        let problems = problems(now: now, requiringMood: requiringMood)
+        guard problems.isEmpty else { return .failure(ValidationError(problems: problems)) }
         return .success(NewEntry(title: title.withoutNUL.oneLine.trimmed, body: body.withoutNUL.trimmed, mood: mood,
                                  location: location, date: date, tagIDs: tagIDs, photos: photos, measures: measures))
     }
 }
 
-/// A complete entry, ready for the store: a mood, and a title or a body.
+/// A complete entry, ready for the store: a title or a body, and a mood unless it came without one.
 public struct NewEntry: Sendable, Equatable {
     public let title: String
     public let body: String
-    public let mood: Mood
+    public let mood: Mood?
     public let location: Location?
     /// The time the person chose; nil for "now" (new entries) or "keep the entry's" (edits).
     public let date: Date?
@@ -87,7 +90,7 @@ public struct NewEntry: Sendable, Equatable {
     /// carries exactly these (nil: the ones it had).
     public let measures: [Int64: Double]?
 
-    public init(title: String, body: String, mood: Mood, location: Location? = nil, date: Date? = nil,
+    public init(title: String, body: String, mood: Mood?, location: Location? = nil, date: Date? = nil,
                 tagIDs: Set<Int64> = [], photos: [EntryPhoto]? = nil, measures: [Int64: Double]? = nil) {
         self.title = title
         self.body = body

@@ -39,6 +39,13 @@ public enum Mood: Int, CaseIterable, Sendable, Codable {
 
     /// The catalogue in the order the picker lists it, best first.
     public static var catalogue: [Mood] { allCases }
+
+    /// What is said of an entry that has no mood (one imported from a journal without moods):
+    /// a state of its own, never one of the six.
+    public static var noneTitle: String { tr("no mood") }
+
+    /// The mood's title, or "no mood".
+    public static func title(of mood: Mood?) -> String { mood?.title ?? noneTitle }
 }
 
 /// What the mood button says, and its colour, before a mood is chosen.

@@ -173,6 +173,12 @@ public struct Insights: Sendable, Equatable {
     /// days with entries, by `Day.number`.
     public var pixelYear: Int
     public var pixelDays: [Int: MoodAverage]
+    /// The year's days written with no mood at all (entries that came without one), by
+    /// `Day.number`: shown as written, in no mood's colour.
+    public var pixelDaysWithoutMood: Set<Int> = []
+    /// How many entries of the period have no mood: left out of every average and chart, and
+    /// said apart ("42 entries without a mood").
+    public var withoutMood = 0
     /// The first and the last year with entries (nil in an empty journal): the years to choose from.
     public var years: ClosedRange<Int>?
 
@@ -205,6 +211,7 @@ public struct Insights: Sendable, Equatable {
             && lhs.moodCounts == rhs.moodCounts && lhs.weekdays == rhs.weekdays && lhs.timesOfDay == rhs.timesOfDay
             && lhs.tags == rhs.tags && lhs.streaks == rhs.streaks && lhs.span == rhs.span
             && lhs.pixelYear == rhs.pixelYear && lhs.pixelDays == rhs.pixelDays && lhs.years == rhs.years
+            && lhs.pixelDaysWithoutMood == rhs.pixelDaysWithoutMood && lhs.withoutMood == rhs.withoutMood
             && lhs.tagsByMood.map { $0.map(\.tag) } == rhs.tagsByMood.map { $0.map(\.tag) }
             && lhs.tagsByMood.map { $0.map(\.count) } == rhs.tagsByMood.map { $0.map(\.count) }
     }

@@ -58,6 +58,9 @@ extension JournalStore {
             // Over the whole journal this pass sees every entry, so it also gives the days
             // written for the streaks; a shorter period reads them in a pass of their own.
             var written: [Int] = []
+            // The year's days with entries that have no mood: a day of its own in the pixels
+            // unless another entry of it has one.
+            var writtenWithoutMood = Set<Int>()
             let writtenHere = from == nil && to == nil
             try Self.step(db, sql: "SELECT created_at, mood, id FROM entry \(filter) ORDER BY created_at", arguments: arguments) { row in
                 guard let seconds = Self.utcSeconds(row, column: 0) else { return }
@@ -65,6 +68,12 @@ extension JournalStore {
                 let day = Int((Double(local) / 86_400).rounded(.down))
                 if writtenHere && written.last != day { written.append(day) }
                 let mood = Int(sqlite3_column_int64(row, 1))
+                if sqlite3_column_type(row, 1) == SQLITE_NULL {
+                    // An entry without a mood: counted apart, out of every average and chart.
+                    if pixelDays.contains(day) { writtenWithoutMood.insert(day) }
+                    if inPeriod.contains(seconds) { insights.withoutMood += 1 }
+                    return
+                }
                 guard sqlite3_column_type(row, 1) == SQLITE_INTEGER, (0...5).contains(mood) else { return }
                 let one = MoodAverage(count: 1, total: 5 - mood)
                 if pixelDays.contains(day) { insights.pixelDays[day, default: MoodAverage()] = insights.pixelDays[day, default: MoodAverage()] + one }
@@ -77,6 +86,7 @@ extension JournalStore {
                 insights.timesOfDay[time] = insights.timesOfDay[time] + one
                 insights.moodCounts[mood] += 1
             }
+            insights.pixelDaysWithoutMood = writtenWithoutMood.subtracting(insights.pixelDays.keys)
             if let from, let to {
                 let first = Insights.Day(from, in: calendar).number
                 insights.span = first...max(first, Insights.Day(to, in: calendar).number - 1)

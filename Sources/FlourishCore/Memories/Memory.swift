@@ -13,7 +13,7 @@ public struct Memory: Equatable, Sendable {
     }
 
     public var id: Int64 { entry.id }
-    public var mood: Mood { entry.mood }
+    public var mood: Mood? { entry.mood }
     public var createdAt: Date { entry.createdAt }
 
     /// Its title, or the start of its words' first line when it has none.

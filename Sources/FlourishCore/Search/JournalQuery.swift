@@ -6,8 +6,12 @@ public struct JournalQuery: Sendable, Equatable {
     /// Words to find in titles and bodies: each word, or a word beginning with it, in any case
     /// and with or without accents ("cafe" finds "Café").
     public var text: String
-    /// Any of these moods (none chosen: any mood).
+    /// Any of these moods (none chosen, and not `withoutMood`: any mood, or none).
     public var moods: Set<Mood>
+    /// Entries without a mood too (the Mood filter's "No mood"): with no mood chosen, only them.
+    public var withoutMood = false
+    /// Whether the query asks anything of the mood.
+    var filtersMood: Bool { !moods.isEmpty || withoutMood }
     /// All of these tags.
     public var tagIDs: Set<Int64>
     /// From this moment, inclusive.
@@ -26,7 +30,7 @@ public struct JournalQuery: Sendable, Equatable {
     }
 
     public var isEmpty: Bool {
-        matchExpression == nil && moods.isEmpty && tagIDs.isEmpty && from == nil && to == nil && measures.isEmpty
+        matchExpression == nil && !filtersMood && tagIDs.isEmpty && from == nil && to == nil && measures.isEmpty
     }
 
     /// The text as an FTS5 query: each word a quoted prefix ("walk"*), all of them required.

@@ -8,12 +8,12 @@ extension JournalStore {
     /// is answered by the index alone.
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] {
         try cautiously(query) { match throws(JournalError) in
-            if let match, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil, query.measures.isEmpty {
+            if let match, !query.filtersMood, query.tagIDs.isEmpty, query.from == nil, query.to == nil, query.measures.isEmpty {
                 return try reading { db in
                     try Self.ids(db, sql: "SELECT rowid FROM entry_search WHERE entry_search MATCH ?", arguments: [match])
                 }
             }
-            if !query.measures.isEmpty, query.moods.isEmpty, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
+            if !query.measures.isEmpty, !query.filtersMood, query.tagIDs.isEmpty, query.from == nil, query.to == nil {
                 // Values (and words) alone are answered by their indexes, never reading the
                 // entries' rows: through the entries, "energy >= 4" read a fifth of a
                 // 100,000-entry journal's rows one by one.
@@ -60,8 +60,9 @@ extension JournalStore {
             conditions.append("id IN (SELECT rowid FROM entry_search WHERE entry_search MATCH ?)")
             arguments += [match]
         }
-        if !query.moods.isEmpty {
-            conditions.append("mood IN (\(query.moods.map { String($0.rawValue) }.sorted().joined(separator: ",")))")
+        if query.filtersMood {
+            let chosen = query.moods.isEmpty ? [] : ["mood IN (\(query.moods.map { String($0.rawValue) }.sorted().joined(separator: ",")))"]
+            conditions.append("(" + (chosen + (query.withoutMood ? ["mood IS NULL"] : [])).joined(separator: " OR ") + ")")
         }
         if let from = query.from {
             conditions.append("created_at >= ?")

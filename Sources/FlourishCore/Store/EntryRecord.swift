@@ -9,7 +9,7 @@ struct EntryRecord: Encodable, MutablePersistableRecord {
     var id: Int64?
     var title: String
     var body: String
-    var mood: Int
+    var mood: Int?
     var createdAt: Date
     var latitude: Double?
     var longitude: Double?
@@ -26,7 +26,7 @@ struct EntryRecord: Encodable, MutablePersistableRecord {
     init(_ entry: NewEntry, createdAt: Date) {
         title = entry.title
         body = entry.body
-        mood = entry.mood.rawValue
+        mood = entry.mood?.rawValue
         self.createdAt = createdAt
         latitude = entry.location?.latitude
         longitude = entry.location?.longitude

@@ -28,6 +28,9 @@ enum JournalSchema {
     static let photosMigration = "v9: photos"
     /// Measures: the numbers and scales a person tracks beside the mood, and each entry's values.
     static let measuresMigration = "v10: measures"
+    /// An entry may have no mood (one imported from a journal that has none): `entry.mood` and an
+    /// earlier version's may be NULL. No row changes.
+    static let optionalMoodMigration = "v11: entries without a mood"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -71,6 +74,7 @@ enum JournalSchema {
         }
         migrator.registerMigration(photosMigration, foreignKeyChecks: .immediate, migrate: addPhotos)
         migrator.registerMigration(measuresMigration, foreignKeyChecks: .immediate, migrate: addMeasures)
+        migrator.registerMigration(optionalMoodMigration, foreignKeyChecks: .immediate, migrate: allowEntriesWithoutMood)
         return migrator
     }
 
@@ -398,5 +402,35 @@ enum JournalSchema {
               INSERT OR REPLACE INTO sync_tag_made (key, made_at) VALUES (new.key, \(now));
             END;
             """)
+    }
+
+    /// Takes NOT NULL off `entry.mood` and `entry_version.mood`, as SQLite's own documentation
+    /// says to remove a NOT NULL constraint (ALTER TABLE, "making other kinds of table schema
+    /// changes"): each table's definition is edited in place and the schema's version raised, in
+    /// this migration's transaction. Nothing on disk changes but the two definitions: a rebuilt
+    /// table would copy every entry and cascade through every table that names one, to gain
+    /// nothing. The mood's CHECK stays (NULL passes it, as it passes every CHECK). A definition
+    /// not as Flourish wrote it is refused, and the journal stays as it was.
+    private static func allowEntriesWithoutMood(_ db: Database) throws {
+        let edits = [("entry", "\"mood\" INTEGER NOT NULL CHECK", "\"mood\" INTEGER CHECK"),
+                     ("entry_version", "mood       INTEGER NOT NULL,", "mood       INTEGER,")]
+        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        try db.execute(sql: "PRAGMA writable_schema = ON")
+        do {
+            for (table, before, after) in edits {
+                guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                                    arguments: [table]),
+                      sql.components(separatedBy: before).count == 2 else {
+                    throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the table \(table) is not as Flourish made it")
+                }
+                try db.execute(sql: "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                               arguments: [sql.replacingOccurrences(of: before, with: after), table])
+            }
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+        } catch {
+            try? db.execute(sql: "PRAGMA writable_schema = OFF")
+            throw error
+        }
+        try db.execute(sql: "PRAGMA writable_schema = OFF")
     }
 }

@@ -312,7 +312,7 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
             updatedAt = previous.addingTimeInterval(0.001)
         }
         var assignments = "title = ?, body = ?, mood = ?, updated_at = ?"
-        var arguments: StatementArguments = [entry.title, entry.body, entry.mood.rawValue, updatedAt]
+        var arguments: StatementArguments = [entry.title, entry.body, entry.mood?.rawValue, updatedAt]
         if let date = entry.date {
             assignments += ", created_at = ?"
             arguments += [date]

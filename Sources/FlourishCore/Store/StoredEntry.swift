@@ -40,8 +40,13 @@ enum StoredEntry {
         guard case .string(let body) = storage(row, "body") else {
             return unreadable(tr("Its text is missing or is not text."))
         }
-        guard case .int64(let moodIndex) = storage(row, "mood"),
-              let mood = Mood(rawValue: Int(clamping: moodIndex)), Int64(mood.rawValue) == moodIndex else {
+        let mood: Mood?
+        switch storage(row, "mood") {
+        case .null?:
+            mood = nil // an entry that came without one
+        case .int64(let moodIndex)? where Mood(rawValue: Int(clamping: moodIndex)).map { Int64($0.rawValue) == moodIndex } ?? false:
+            mood = Mood(rawValue: Int(moodIndex))
+        default:
             return unreadable(tr("Its mood is not one of Flourish’s six moods."))
         }
         guard let createdAt = StoredDate.parse(storage(row, "created_at")) else {

@@ -7,7 +7,8 @@ public struct EarlierVersion: Sendable, Equatable, Identifiable {
     public let entryUUID: String
     public let title: String
     public let body: String
-    public let mood: Mood
+    /// nil for a version without a mood.
+    public let mood: Mood?
     public let createdAt: Date
     public let updatedAt: Date?
     /// Its tags, by name.

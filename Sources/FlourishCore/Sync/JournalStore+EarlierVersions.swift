@@ -9,7 +9,10 @@ extension JournalStore {
         try reading { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry_version WHERE entry_uuid = ? ORDER BY id DESC", arguments: [uuid])
                 .compactMap { row -> EarlierVersion? in
-                    guard let mood = (row["mood"] as Int?).flatMap(Mood.init(rawValue:)),
+                    // NULL: a version without a mood; a number that is no mood, a spoiled row.
+                    let number = row["mood"] as Int?
+                    let mood = number.flatMap(Mood.init(rawValue:))
+                    guard number == nil || mood != nil,
                           let createdAt = StoredDate.parse((row["created_at"] as DatabaseValue).storage) else { return nil }
                     var version = EarlierVersion(id: row["id"], entryUUID: uuid, title: row["title"], body: row["body"], mood: mood,
                                                  createdAt: createdAt, updatedAt: StoredDate.parse((row["updated_at"] as DatabaseValue).storage),

@@ -275,7 +275,7 @@ struct SyncApplier {
         guard change.updatedAt != nil else { return false }
         let tags = (change.tags ?? []).joined(separator: "\n")
         let same = try Bool.fetchOne(db, sql: """
-            SELECT 1 FROM entry_version WHERE entry_uuid = ? AND title = ? AND body = ? AND mood = ? AND created_at = ?
+            SELECT 1 FROM entry_version WHERE entry_uuid = ? AND title = ? AND body = ? AND mood IS ? AND created_at = ?
             AND updated_at IS ? AND tags = ?
             """, arguments: [change.uuid, change.title, change.body, change.mood, change.createdAt, change.updatedAt, tags]) ?? false
         guard !same else { return false }
@@ -295,7 +295,7 @@ struct SyncApplier {
     /// The uuid of an entry change that holds what an entry must; anything else refuses the batch.
     private func valid(_ change: SyncChange) throws -> String {
         guard let uuid = change.uuid, !uuid.isEmpty, change.title != nil, change.body != nil,
-              let mood = change.mood, Mood(rawValue: mood) != nil,
+              change.mood.map({ Mood(rawValue: $0) != nil }) ?? true, // null: an entry without a mood
               let createdAt = change.createdAt, StoredDate.parse(.string(createdAt)) != nil,
               change.updatedAt.map({ StoredDate.parse(.string($0)) != nil }) ?? true,
               (change.photos ?? []).allSatisfy(\.isValid), (change.measures ?? [:]).values.allSatisfy(\.isFinite)

@@ -37,9 +37,10 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
     public var uuid: String
     public var title: String
     public var body: String
-    /// 0 (the best) to 5 (the worst), as the journal stores it.
-    public var mood: Int
-    public var moodTitle: String
+    /// 0 (the best) to 5 (the worst), as the journal stores it; null for an entry without a
+    /// mood (written as null, never left out, so a reader sees the state for what it is).
+    public var mood: Int?
+    public var moodTitle: String?
     /// ISO 8601 in UTC, to the millisecond.
     public var createdAt: String
     /// Absent until the entry is first edited.
@@ -82,14 +83,30 @@ public struct ExportedEntry: Codable, Equatable, Sendable {
         uuid = entry.uuid
         title = entry.title
         body = entry.body
-        mood = entry.mood.rawValue
-        moodTitle = entry.mood.englishTitle
+        mood = entry.mood?.rawValue
+        moodTitle = entry.mood?.englishTitle
         createdAt = ExportedTime(entry.createdAt).iso8601
         updatedAt = entry.updatedAt.map { ExportedTime($0).iso8601 }
         self.tags = tags
         location = entry.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) }
         self.photos = photos.isEmpty ? nil : photos
         self.measures = measures.isEmpty ? nil : measures
+    }
+
+    /// As the synthesized encoding, but the mood and its title written even when null.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uuid, forKey: .uuid)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(mood, forKey: .mood)
+        try container.encode(moodTitle, forKey: .moodTitle)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
+        try container.encode(tags, forKey: .tags)
+        try container.encodeIfPresent(location, forKey: .location)
+        try container.encodeIfPresent(photos, forKey: .photos)
+        try container.encodeIfPresent(measures, forKey: .measures)
     }
 }
 

@@ -88,9 +88,11 @@ struct ExportText {
             let text = String(decoding: try Self.encoder.encode(exported), as: UTF8.self)
             return (first ? "    " : ",\n    ") + text
         case .csv:
-            return CSV.record([
-                String(format: "%04d-%02d-%02d", day.year, day.month, day.day), time, Self.weekdays[((local.weekday ?? 1) - 1) % 7],
-                "\(entry.mood.rawValue)", entry.mood.englishTitle, tags.joined(separator: " | "), entry.title, entry.body,
+            // Empty for an entry without a mood.
+            let mood: [String] = entry.mood.map { ["\($0.rawValue)", $0.englishTitle] } ?? ["", ""]
+            let date = String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
+            return CSV.record([date, time, Self.weekdays[((local.weekday ?? 1) - 1) % 7]] + mood + [
+                tags.joined(separator: " | "), entry.title, entry.body,
                 entry.location.map { "\($0.latitude)" } ?? "", entry.location.map { "\($0.longitude)" } ?? "",
             ] + measures.map { measure in entry.measures[measure.id].map(Measure.plain) ?? "" })
         case .markdown, .markdownByYear:
@@ -98,7 +100,9 @@ struct ExportText {
             if day != previousDay, let date = day.start(in: calendar) {
                 text += "\n## \(dayFormatter.string(from: date))\n"
             }
-            text += "\n### \(time) · \(entry.mood.englishTitle)" + (tags.isEmpty ? "" : " · " + tags.joined(separator: ", ")) + "\n"
+            // An entry without a mood says none: its heading is its time (and tags).
+            let heading = [time] + (entry.mood.map { [$0.englishTitle] } ?? []) + (tags.isEmpty ? [] : [tags.joined(separator: ", ")])
+            text += "\n### " + heading.joined(separator: " · ") + "\n"
             if !entry.title.isEmpty { text += "\n**\(entry.title)**\n" }
             let values = measures.compactMap { measure in entry.measures[measure.id].map { "\(measure.name): \(measure.written($0))" } }
             if !values.isEmpty { text += "\n" + values.joined(separator: " · ") + "\n" }

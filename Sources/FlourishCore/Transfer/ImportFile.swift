@@ -7,7 +7,8 @@ public struct ImportedEntry: Sendable, Equatable {
     public var uuid: String
     public var title: String
     public var body: String
-    public var mood: Mood
+    /// nil for an entry that came without a mood: it is kept without one.
+    public var mood: Mood?
     public var createdAt: ExportedTime
     public var updatedAt: ExportedTime?
     public var tags: [String]
@@ -23,6 +24,11 @@ public struct ImportedEntry: Sendable, Equatable {
     public var leftBehind: [String] = []
     /// Its values, by measure name (the file's own measures, or one made by that name).
     public var measures: [String: Double] = [:]
+}
+
+extension [ImportedEntry] {
+    /// How many came without a mood: said before the import, kept without one.
+    public var withoutMood: Int { count { $0.mood == nil } }
 }
 
 /// Why a file cannot be imported, and where: nothing of it is imported.
@@ -181,8 +187,10 @@ enum FlourishJSON {
                 return ImportProblem(line: at, reason: String(format: tr("entry %@: %@"), "\(index + 1)", reason))
             }
             guard !exported.uuid.trimmingCharacters(in: .whitespaces).isEmpty else { throw problem(tr("its uuid is empty.")) }
-            guard let mood = Mood(rawValue: exported.mood) else {
-                throw problem(String(format: tr("its mood %@ is not one of 0 (the best) to 5 (the worst)."), "\(exported.mood)"))
+            // null: an entry without a mood, kept without one.
+            let mood = exported.mood.flatMap(Mood.init(rawValue:))
+            if let number = exported.mood, mood == nil {
+                throw problem(String(format: tr("its mood %@ is not one of 0 (the best) to 5 (the worst)."), "\(number)"))
             }
             guard let created = ExportedTime(iso8601: exported.createdAt) else {
                 throw problem(String(format: tr("its created_at “%@” is not an ISO 8601 time."), exported.createdAt))

@@ -79,7 +79,7 @@ extension JournalStore {
             let tag = try db.cachedStatement(sql: "INSERT INTO entry_tag (entry_id, tag_id) VALUES (?, ?)")
             let (measureIDs, madeMeasures) = try Self.importedMeasures(measures, valuesIn: plan.adding, db)
             for entry in plan.adding {
-                try insert.execute(arguments: [entry.title, entry.body, entry.mood.rawValue, entry.createdAt.stored,
+                try insert.execute(arguments: [entry.title, entry.body, entry.mood?.rawValue, entry.createdAt.stored,
                                                entry.location?.latitude, entry.location?.longitude, entry.location?.accuracy,
                                                entry.uuid, entry.updatedAt?.stored])
                 let id = db.lastInsertedRowID

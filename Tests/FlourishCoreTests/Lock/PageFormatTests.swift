@@ -195,7 +195,10 @@ final class PageFormatTests: XCTestCase {
 
         XCTAssertEqual(cipher.format(of: journal), JournalCipher.format, "the journal is in today's format")
         XCTAssertEqual(cipher.format(of: backup), JournalCipher.format, "its backup too")
-        XCTAssertEqual(try everyRow(journal, cipher: cipher), rowsBefore, "every row of every table, as it was")
+        // Opened, the journal has had the schema's upgrades since (each adds its own row only).
+        var rowsAfter = try everyRow(journal, cipher: cipher)
+        rowsAfter["grdb_migrations"]?.removeAll { $0 == ["text:'\(JournalSchema.optionalMoodMigration)'"] }
+        XCTAssertEqual(rowsAfter, rowsBefore, "every row of every table, as it was")
         XCTAssertEqual(try everyRow(backup, cipher: cipher), backupBefore, "the backup's too")
         XCTAssertEqual(try JournalLock.unlock(path: journal, secret: "locked fixture passphrase").keyID, cipher.keyID,
                        "the same passphrase opens it")

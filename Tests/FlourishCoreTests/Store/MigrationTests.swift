@@ -58,7 +58,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v10: measures", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                           ["v10: measures", "v11: entries without a mood", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
                             "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
                             "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
@@ -120,7 +120,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v10: measures", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                           ["v10: measures", "v11: entries without a mood", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
                             "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
                             "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
@@ -152,6 +152,7 @@ final class MigrationTests: XCTestCase {
     /// Takes off what v10 adds to a journal: its migration's row, its two empty tables, and the
     /// empty values it adds to each kept draft and earlier version.
     private func peelMeasures(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        peelOptionalMood(&tables, file: file, line: line)
         let row = ["text:'v10: measures'"]
         XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v10 applied once", file: file, line: line)
         tables["grdb_migrations"]?.removeAll { $0 == row }
@@ -163,6 +164,13 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(rows.map { $0.last }, rows.map { _ in "text:''" }, "\(table) gains no values", file: file, line: line)
             tables[table] = rows.map { Array($0.dropLast()) }
         }
+    }
+
+    /// Takes off what v11 adds to a journal: its migration's row, and nothing else (no row changes).
+    private func peelOptionalMood(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        let row = ["text:'v11: entries without a mood'"]
+        XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v11 applied once", file: file, line: line)
+        tables["grdb_migrations"]?.removeAll { $0 == row }
     }
 
     private func everyTable(_ path: String) throws -> [String: [[String]]] {
@@ -465,6 +473,41 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(kept.edit?.draft.measures, [sleep: 5])
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v10 journal changes by opening it")
+        var after = try everyTable(path)
+        peelOptionalMood(&after)
+        XCTAssertEqual(after, before, "no row of a v10 journal changes by opening it")
+    }
+
+    /// A v10 journal upgrades to v11 by its definitions alone: `entry.mood` and
+    /// `entry_version.mood` lose NOT NULL (their CHECK stays) and no row changes.
+    func testAV10JournalUpgradesToEntriesWithoutAMoodChangingNoRow() throws {
+        let path = try copy("journal-v10.sqlite")
+        let store = try JournalStore(path: path)
+        store.close()
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.read { db in
+            XCTAssertEqual(try db.columns(in: "entry").first { $0.name == "mood" }?.isNotNull, false)
+            XCTAssertEqual(try db.columns(in: "entry_version").first { $0.name == "mood" }?.isNotNull, false)
+            let entry = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'entry'") ?? ""
+            XCTAssertTrue(entry.contains("\"mood\" INTEGER CHECK ((\"mood\" >= 0) AND (\"mood\" <= 5))"), entry)
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
+        }
+    }
+
+    /// A v11 journal (the v10 one with two entries imported without a mood by `--import`, one
+    /// untitled): it opens with every row as it was, and the two read back without a mood.
+    func testAV11JournalOpensWithItsEntriesWithoutAMoodAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v11.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.filter { $0 == ["text:'v11: entries without a mood'"] }.count, 1)
+        XCTAssertEqual(before["entry"]?.filter { $0[3] == "null:NULL" }.count, 2)
+        let store = try JournalStore(path: path)
+        let entries = try store.entries(ids: try store.entryIDs())
+        XCTAssertEqual(entries.filter { $0.mood == nil }.map(\.body).sorted(), ["No mood was kept then.\nTwo lines.", "Untitled, no mood either 🌧"])
+        XCTAssertEqual(entries.first { $0.title == "Written by v9, with photos 📷" }?.mood, .theBest)
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v11 journal changes by opening it")
     }
 }
