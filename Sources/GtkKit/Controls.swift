@@ -32,6 +32,11 @@ public final class Label: Widget {
         gtk_label_set_natural_wrap_mode(opaque, GTK_NATURAL_WRAP_WORD)
     }
 
+    /// At most `count` characters wide when it could be wider: a wrapping label's natural width,
+    /// which its window's height is measured at. Without it a long text measures as one line,
+    /// and a window sized before the text grew clips what follows it.
+    public func setMaxWidthChars(_ count: Int32) { gtk_label_set_max_width_chars(opaque, count) }
+
     /// Aligns the text to the start of the line (labels centre by default).
     public func alignStart() {
         gtk_label_set_xalign(opaque, 0)

@@ -916,6 +916,16 @@ def damaged_flourish_journal_is_read_not_written(journal):
     check("and has no side files", not any(os.path.exists(damaged + suffix) for suffix in ("-wal", "-shm")))
 
 
+def import_through_the_chooser(app, path):
+    """Main menu, Import…, then `path` typed into the file chooser (a path typed into GTK's
+    chooser opens its location field) and Return: the Import window reads it."""
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Import item", "menu item", "Import…"))
+    file_chooser(app, "Import")
+    type_text(path)
+    keys("Return")
+
+
 def daylio_history_arrives_and_leaves():
     print("journey: a Daylio history is imported, a custom mood mapped; the journal is exported", flush=True)
     journal = os.path.join(WORK, "daylio-journal.sqlite")
@@ -925,11 +935,7 @@ def daylio_history_arrives_and_leaves():
                    "2024-03-02,March 2,Saturday,9:30 am,sleepy,\"stargazing | friends\",Late night,\"Cold, clear<br>sky\"\r\n"
                    "2024-03-01,March 1,Friday,21:00,rad,stargazing,Comet,\"We saw it\"\r\n")
     app = Flourish(journal)
-    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
-    press(app.wait("the Import item", "menu item", "Import…"))
-    file_chooser(app, "Import")
-    type_text(export)  # a path typed into GTK's chooser opens its location field
-    keys("Return")
+    import_through_the_chooser(app, export)
     app.wait("what the import will do", "label", "daylio-export.csv: 2 entries, 2 tags, 0 already in your journal.")
     check("the import says what it will do before writing anything", True)
     rad = app.wait("rad's line", "label", "“rad” (1 entry)")
@@ -1008,11 +1014,7 @@ def daylio_backup_arrives():
         archive.writestr("backup.daylio", base64.encodebytes(json.dumps(document).encode("utf-8")))
         archive.writestr("assets/photos/2024/3/abc", photo_bytes)
     app = Flourish(journal)
-    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
-    press(app.wait("the Import item", "menu item", "Import…"))
-    file_chooser(app, "Import")
-    type_text(backup)
-    keys("Return")
+    import_through_the_chooser(app, backup)
     preview = app.wait("what the import will do", "label", "phone.daylio: 2 entries, 1 tag, 1 photo, 0 already in your journal.")
     check("the preview counts the photo that comes with the entries", preview is not None)
     screenshot("import-daylio-backup.png")
@@ -1037,6 +1039,56 @@ def daylio_backup_arrives():
     subprocess.run([BINARY, "--database", journal, "--export", "zip", out], check=True, capture_output=True)
     with zipfile.ZipFile(out) as archive:
         check("and goes out again byte for byte in the ZIP export", archive.read("photos/Daylio 2024-03-02.jpg") == photo_bytes)
+
+
+def day_one_journal_moves_in():
+    print("journey: a Day One export moves in through the Import window, its preview first, then Undo", flush=True)
+    journal = os.path.join(WORK, "day-one-journal.sqlite")
+    export = os.path.join(WORK, "Day One.zip")
+    photo = os.path.join(WORK, "day-one-photo.jpg")
+    subprocess.run(["convert", "-size", "64x48", "gradient:teal-white", photo], check=True)
+    with open(photo, "rb") as file:
+        photo_bytes = file.read()
+    with zipfile.ZipFile(export, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": [
+            {"uuid": "0A1B2C3D4E5F60718293A4B5C6D7E8F9", "creationDate": "2020-05-01T07:00:00Z", "tags": ["garden"],
+             "text": "First tomatoes\n\nSix of them!\n\n![](dayone-moment://TOMATO)", "weather": {"conditionsDescription": "Sunny"},
+             "photos": [{"identifier": "TOMATO", "md5": "c0ffee", "type": "jpeg"}]},
+            {"uuid": "1A1B2C3D4E5F60718293A4B5C6D7E8F9", "creationDate": "2020-05-09T19:30:00Z", "text": "Rain\nAll day.",
+             "videos": [{"identifier": "V", "md5": "v", "type": "mov"}]},
+        ]}))
+        archive.writestr("photos/c0ffee.jpeg", photo_bytes)
+    app = Flourish(journal)
+    import_through_the_chooser(app, export)
+    preview = wait_for("what the import will do", lambda: named_containing(app, "A journal from Day One."))
+    words = preview.name
+    check(f"the preview says where it comes from and counts it ({words})",
+          "Day One.zip: 2 entries, 1 tag, 1 photo, 0 already in your journal." in words)
+    check("it says the days they span", "From 1 May 2020 to 9 May 2020." in words)
+    check("it says they have no mood, and are kept without one", "2 of them have no mood, and are kept without one." in words)
+    check("it names what Flourish has no place for", "Not imported: weather of 1 entry, 1 video." in words)
+    screenshot("import-day-one.png")
+    press(app.wait("the Import button", "push button", "Import"))
+    app.wait("the import's notice", "label", "2 entries imported")
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("SELECT title, body, mood FROM entry ORDER BY created_at").fetchall()
+        photos = db.execute("SELECT entry.title, file_name FROM entry_photo JOIN entry ON entry.id = entry_id").fetchall()
+    db.close()
+    check(f"the entries are in the file without a mood ({rows})", rows == [("First tomatoes", "Six of them!", None), ("Rain", "All day.", None)])
+    check(f"the photo is on its entry ({photos})", photos == [("First tomatoes", "c0ffee.jpeg")])
+    show_journal(app)
+    row = wait_for("the imported row, named without a mood", lambda: next(
+        (node for node in rows_of(app.app) if node.name.startswith("First tomatoes, no mood, ")), None))
+    check(f"a screen reader hears it has no mood ({row.name})", "feeling" not in row.name)
+    press(app.wait("the notice's Undo", "push button", "Undo"))
+    check("the journal shows none of it", wait_for("the list emptied", lambda: not any(
+        node.name.startswith("First tomatoes") for node in rows_of(app.app)) or None))
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    with sqlite3.connect(journal) as db:
+        left = db.execute("SELECT count(*) FROM entry").fetchone()[0]
+    db.close()
+    check(f"Undo took the whole import back ({left} left)", left == 0)
 
 
 def named_containing(app, words):
@@ -2286,7 +2338,7 @@ def main():
                 lambda: journal_survives_a_restart(journal), lambda: entries_are_read_corrected_deleted_and_back_dated(journal),
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
-                daylio_backup_arrives, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
+                daylio_backup_arrives, day_one_journal_moves_in, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, a_file_planted_beside_a_locked_journal_is_set_aside_and_said,
                 a_journal_locked_by_an_earlier_flourish_opens_whole,
                 lock_keeps_the_half_written_words_inside,

@@ -33,6 +33,8 @@ final class ImportWindow {
         (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Import"), width: 480)
         summary.alignStart()
         summary.enableWrapping()
+        // About the window's width: the preview of a foreign journal runs to several lines.
+        summary.setMaxWidthChars(56)
         summary.isSelectable = true
         content.append(summary)
         content.append(moodsBox)
@@ -54,7 +56,7 @@ final class ImportWindow {
     /// What the file chooser offers: the files Flourish imports (Daylio's CSV export and backup,
     /// Flourish's JSON and ZIP exports), or every file (a Daylio export renamed).
     static var filters: [FileChooser.Filter] {
-        [FileChooser.Filter(name: tr("Daylio and Flourish exports"), suffixes: ["csv", "daylio", "json", "zip"]),
+        [FileChooser.Filter(name: tr("Journals to import (Flourish, Daylio, Day One, Journey, jrnl)"), suffixes: ["csv", "daylio", "json", "zip"]),
          FileChooser.Filter(name: tr("All files"), suffixes: [])]
     }
 
@@ -82,7 +84,7 @@ final class ImportWindow {
         case .daylio(let export)?:
             let titles = Mood.catalogue
             return export.entries(mapping: Dictionary(uniqueKeysWithValues: moodChoices.map { ($0.name, titles[$0.choice.selected ?? 2]) }))
-        case .flourish(let entries, _, _)?: return entries
+        case let file?: return file.entries ?? []
         case nil: return []
         }
     }
@@ -112,9 +114,15 @@ final class ImportWindow {
         moodsBox.isVisible = !moodChoices.isEmpty
         summary.text = String(format: tr("Reading %@…"), name)
         importButton.isSensitive = false
-        window.present()
         model.importSummary(entries) { [weak self] result in
             guard let self else { return }
+            // Shown once its words are known: GTK keeps the height a window was first shown at,
+            // and a preview that grew by a few lines after would push the buttons out of sight.
+            // The keyboard on the first choice before it shows (else on the summary, all selected).
+            defer {
+                if case .success = result { (moodChoices.first?.choice ?? importButton).grabFocus() }
+                window.present()
+            }
             switch result {
             case .success(let counts):
                 summary.text = counts.photos == 0
@@ -122,6 +130,10 @@ final class ImportWindow {
                              Self.tags(counts.tags), "\(counts.already)")
                     : String(format: tr("%@: %@, %@, %@, %@ already in your journal."), name, EntryCount.words(counts.entries),
                              Self.tags(counts.tags), PhotoCount.words(counts.photos), "\(counts.already)")
+                if case .foreign(let journal) = file {
+                    summary.text = String(format: tr("A journal from %@."), journal.source) + " " + summary.text
+                    if !entries.spanWords.isEmpty { summary.text += " " + entries.spanWords }
+                }
                 let moodless = entries.withoutMood
                 if moodless > 0 {
                     summary.text += " " + (moodless == 1 ? tr("1 of them has no mood, and is kept without one.")
@@ -130,7 +142,6 @@ final class ImportWindow {
                 if !file.remarks.isEmpty { summary.text += " " + file.remarks }
                 importButton.isSensitive = counts.adding > 0
                 if counts.adding == 0 { summary.text += " " + tr("There is nothing new to import.") }
-                (moodChoices.first?.choice ?? importButton).grabFocus()
             case .failure(let error):
                 summary.text = error.errorDescription ?? tr("The journal could not be read.")
             }
@@ -140,7 +151,7 @@ final class ImportWindow {
     private func runImport() {
         guard let file else { return }
         importButton.isSensitive = false
-        let tags: [String] = if case .flourish(_, let names, _) = file { names } else { [] }
+        let tags = file.tags
         model.importEntries(entries, tags: tags, measures: file.measures) { [weak self] result in
             guard let self else { return }
             switch result {

@@ -39,6 +39,27 @@ final class ImportArchive: @unchecked Sendable {
         return data
     }
 
+    /// A member that inflates past the limit it was read with: refused before it is whole.
+    struct TooLarge: Error {
+        let member: String
+        let limit: Int
+    }
+
+    /// The member's bytes, refused (`TooLarge`) as soon as they pass `limit` bytes: a file made
+    /// to inflate to gigabytes is never held whole. Nil when there is no such file in it.
+    func data(of member: String, limit: Int) throws -> Data? {
+        guard let entry = members[member] else { return nil }
+        guard entry.uncompressedSize <= UInt64(limit) else { throw TooLarge(member: member, limit: limit) }
+        var data = Data()
+        _ = try lock.withLock {
+            try archive.extract(entry) { chunk in
+                data.append(chunk)
+                if data.count > limit { throw TooLarge(member: member, limit: limit) }
+            }
+        }
+        return data
+    }
+
     /// The member's first bytes (enough to tell a picture's kind), without unpacking the rest;
     /// nil when it is not there or cannot be unpacked.
     func head(of member: String, count: Int = 16) -> Data? {

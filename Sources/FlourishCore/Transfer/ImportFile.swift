@@ -29,6 +29,17 @@ public struct ImportedEntry: Sendable, Equatable {
 extension [ImportedEntry] {
     /// How many came without a mood: said before the import, kept without one.
     public var withoutMood: Int { count { $0.mood == nil } }
+
+    /// "From 2 March 2019 to 6 December 2026.": the days the entries span, for the preview;
+    /// "" for none.
+    public var spanWords: String {
+        guard let first = map(\.createdAt).min(), let last = map(\.createdAt).max() else { return "" }
+        let formatter = DateFormatter()
+        formatter.dateStyle = .long
+        formatter.timeStyle = .none
+        let (from, to) = (formatter.string(from: first.date), formatter.string(from: last.date))
+        return from == to ? String(format: tr("On %@."), from) : String(format: tr("From %@ to %@."), from, to)
+    }
 }
 
 /// Why a file cannot be imported, and where: nothing of it is imported.
@@ -54,6 +65,8 @@ public enum ImportFile: Sendable {
     case daylio(DaylioExport)
     /// The entries, the file's list of tags, and its measures (in their order).
     case flourish(entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure])
+    /// Another app's journal (Day One, jrnl…: see `ImportSources`), imported as it is.
+    case foreign(ForeignJournal)
 
     /// Reads the file at `path`: a ZIP file is a Daylio backup (with `backup.daylio`) or a
     /// Flourish ZIP export (with `journal.json`), whose photos are read only when imported;
@@ -61,6 +74,17 @@ public enum ImportFile: Sendable {
     public static func read(path: String, calendar: Calendar = .current) throws(ImportProblem) -> ImportFile {
         func unreadable(_ error: Error) -> ImportProblem {
             ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, (error as NSError).localizedDescription))
+        }
+        // Only a regular file is read: a pipe (or a link to one) would hold the read for ever,
+        // and a device never ends. Asked before anything opens it.
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, String(cString: strerror(errno))))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ImportProblem(line: nil, reason: status.st_mode & S_IFMT == S_IFDIR
+                ? tr("This is a folder: choose the export file inside it.")
+                : tr("This is not a file but a pipe or a device, so Flourish does not read it."))
         }
         let head: Data
         do {
@@ -71,7 +95,7 @@ public enum ImportFile: Sendable {
             throw unreadable(error)
         }
         if DaylioBackup.isZIP(head) || path.lowercased().hasSuffix(".daylio") {
-            return try zipFile(path, isZIP: DaylioBackup.isZIP(head))
+            return try zipFile(path, isZIP: DaylioBackup.isZIP(head), calendar: calendar)
         }
         let data: Data
         do {
@@ -82,7 +106,13 @@ public enum ImportFile: Sendable {
         guard let text = String(data: data, encoding: .utf8) ?? utf16(data) else {
             throw ImportProblem(line: nil, reason: tr("The file is not UTF-8 text, so it is neither a Daylio nor a Flourish export."))
         }
-        if text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" {
+        let isJSON = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{"
+        // Flourish's own export first (it names itself); then the other apps', by their shape.
+        if !(isJSON && text.contains(ExportDocument.formatName)),
+           let source = ImportSources.source(of: ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)) {
+            return .foreign(try source.read(ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)))
+        }
+        if isJSON {
             let (entries, tags, measures) = try FlourishJSON.entries(in: text, data: data)
             return .flourish(entries: entries, tags: tags, measures: measures)
         }
@@ -90,14 +120,16 @@ public enum ImportFile: Sendable {
     }
 
     /// A Daylio backup or a Flourish ZIP export, by what it holds.
-    private static func zipFile(_ path: String, isZIP: Bool) throws(ImportProblem) -> ImportFile {
+    private static func zipFile(_ path: String, isZIP: Bool, calendar: Calendar) throws(ImportProblem) -> ImportFile {
         guard let archive = ImportArchive(path: path) else {
             throw ImportProblem(line: nil, reason: isZIP ? tr("This ZIP file is damaged: it cannot be read.")
                                 : tr("This is not a Daylio backup: it is not a ZIP file."))
         }
         if archive.contains(DaylioBackup.member) { return .daylio(try DaylioBackup.read(archive)) }
         guard archive.contains(ZIPExport.journalMember) else {
-            throw ImportProblem(line: nil, reason: tr("This ZIP file holds no backup.daylio (Daylio’s backup) nor journal.json (Flourish’s export), so there is nothing in it to import."))
+            let input = ImportInput(path: path, archive: archive, text: nil, data: nil, calendar: calendar)
+            if let source = ImportSources.source(of: input) { return .foreign(try source.read(input)) }
+            throw ImportProblem(line: nil, reason: tr("This ZIP file is none of the exports Flourish reads (Flourish’s, Daylio’s backup, Day One’s, Journey’s), so there is nothing in it to import."))
         }
         let data: Data
         do {
@@ -114,6 +146,25 @@ public enum ImportFile: Sendable {
         switch self {
         case .daylio(let export): export.measures
         case .flourish(_, _, let measures): measures
+        case .foreign: []
+        }
+    }
+
+    /// Tags the file names beyond its entries' own (all of Flourish's; a foreign journal's).
+    public var tags: [String] {
+        switch self {
+        case .daylio: []
+        case .flourish(_, let tags, _): tags
+        case .foreign(let journal): journal.tags
+        }
+    }
+
+    /// The entries as they will be imported; nil for a Daylio file, whose moods are mapped first.
+    public var entries: [ImportedEntry]? {
+        switch self {
+        case .daylio: nil
+        case .flourish(let entries, _, _): entries
+        case .foreign(let journal): journal.entries
         }
     }
 
@@ -123,6 +174,10 @@ public enum ImportFile: Sendable {
         switch self {
         case .daylio(let export): export.remarks
         case .flourish(let entries, _, _): Self.photosLeftBehind(Set(entries.flatMap(\.leftBehind)).count)
+        case .foreign(let journal):
+            ([Self.photosLeftBehind(Set(journal.entries.flatMap(\.leftBehind)).count)]
+                + (journal.notImported.isEmpty ? [] : [String(format: tr("Not imported: %@."), journal.notImported.joined(separator: ", "))]))
+                .filter { !$0.isEmpty }.joined(separator: " ")
         }
     }
 

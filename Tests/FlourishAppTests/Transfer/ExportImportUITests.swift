@@ -139,7 +139,7 @@ final class ExportImportUITests: XCTestCase {
     func testTheFileChooserOffersDaylioBackupsAndEveryFile() {
         MainActor.assumeIsolated {
             XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json", "zip"], []])
-            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Daylio and Flourish exports", "All files"])
+            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Journals to import (Flourish, Daylio, Day One, Journey, jrnl)", "All files"])
         }
     }
 

@@ -127,15 +127,7 @@ final class DaylioImportTests: XCTestCase {
     // MARK: - Bad backups
 
     private func zip(_ members: [(String, Data)], _ name: String) throws -> String {
-        let archive = try Archive(data: Data(), accessMode: .create)
-        for (path, data) in members {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
-                data.subdata(in: Int(position)..<(Int(position) + size))
-            }
-        }
-        let path = folder.file(name)
-        try XCTUnwrap(archive.data).write(to: URL(fileURLWithPath: path))
-        return path
+        try ZIPFixture.write(members, named: name, in: folder)
     }
 
     private func base64(_ json: String) -> Data { Data(Data(json.utf8).base64EncodedString(options: .lineLength76Characters).utf8) }
@@ -145,7 +137,7 @@ final class DaylioImportTests: XCTestCase {
         let moods = #"[{"id": 1, "custom_name": "", "mood_group_id": 1, "predefined_name_id": 1}]"#
         let cases: [(path: String, contains: String)] = [
             (try write("full_date,date\n", "text.daylio"), "not a ZIP file"),
-            (try zip([("notes.txt", Data("hello".utf8))], "other.zip"), "holds no backup.daylio"),
+            (try zip([("notes.txt", Data("hello".utf8))], "other.zip"), "none of the exports Flourish reads"),
             (try zip([("backup.daylio", Data("%%% not base64 at all %%%".utf8))], "base64.daylio"), "not Base64"),
             (try zip([("backup.daylio", base64("this is not JSON"))], "json.daylio"), "not valid JSON"),
             (try zip([("backup.daylio", base64(#"{"version": 15, "customMoods": []}"#))], "entries.daylio"), "“dayEntries” is missing"),

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Moving in from other apps, end to end from a terminal: the built flourish binary imports a
+Day One export (a ZIP of two journals and their photos) and a jrnl export, both made here from
+what those formats hold. Checks what --import prints and exits with, and what the journal file
+holds: every entry without a mood, titles, tags, places, photos byte for byte, and nothing
+added by importing the same file again. A file that cannot be imported changes nothing and
+says why in one line.
+
+    import_cli.py PATH/TO/flourish
+"""
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+flourish = os.path.abspath(sys.argv[1])
+root = tempfile.mkdtemp(prefix="flourish-import-cli-")
+journal = os.path.join(root, "journal.sqlite")
+passed = 0
+
+
+def check(description, condition):
+    global passed
+    if not condition:
+        print(f"import-cli: FAILED: {description}", file=sys.stderr)
+        print(f"import-cli: {passed} passed, 1 failed")
+        sys.exit(1)
+    passed += 1
+    print(f"import-cli: ok: {description}", file=sys.stderr)
+
+
+def run(*arguments):
+    environment = {"HOME": root, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "TZ": "Europe/Berlin",
+                   "XDG_DATA_HOME": os.path.join(root, "data"), "XDG_CONFIG_HOME": os.path.join(root, "config")}
+    done = subprocess.run([flourish, "--database", journal, *arguments], capture_output=True, text=True, env=environment, timeout=120)
+    return done.returncode, done.stdout.strip(), done.stderr.strip()
+
+
+def rows(sql):
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
+# A JPEG's first bytes, then bytes of its own: a picture to Flourish's eyes, byte for byte.
+jpeg = bytes([0xFF, 0xD8, 0xFF, 0xE0]) + b"JFIF\0" + hashlib.sha256(b"heligoland").digest() * 64
+png = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + hashlib.sha256(b"tiles").digest() * 64
+dayone = os.path.join(root, "Day One export.zip")
+with zipfile.ZipFile(dayone, "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": [
+        {"uuid": "0F1E2D3C4B5A69788796A5B4C3D2E1F0", "creationDate": "2021-03-02T08:15:00Z", "timeZone": "Europe/Berlin",
+         "text": "# Sea air\\. At last\n\nWalked 5 km, then tea.\n\n![](dayone-moment://P1)", "tags": ["walks"], "starred": True,
+         "photos": [{"identifier": "P1", "md5": "aa11", "type": "jpeg"}],
+         "location": {"latitude": 54.18, "longitude": 7.88, "placeName": "Heligoland"}, "weather": {"conditionsDescription": "Windy"}},
+        {"uuid": "1F1E2D3C4B5A69788796A5B4C3D2E1F0", "creationDate": "2021-03-03T20:00:00Z",
+         "text": "Tiles\n![](dayone-moment://P2) ![](dayone-moment://GONE)",
+         "photos": [{"identifier": "P2", "md5": "bb22", "type": "png"}]},
+    ]}))
+    archive.writestr("Travel.json", json.dumps({"metadata": {"version": "1.0"}, "entries": [
+        {"uuid": "2F1E2D3C4B5A69788796A5B4C3D2E1F0", "creationDate": "2022-07-01T12:00:00Z", "text": "Lisbon\nTrams."},
+    ]}))
+    archive.writestr("photos/aa11.jpeg", jpeg)
+    archive.writestr("photos/bb22.png", png)
+
+status, out, err = run("--import", dayone)
+check("--import reads a Day One export and says so", status == 0 and "A journal from Day One: 3 entries." in out)
+check("it says the days the entries span", "From 2 March 2021 to 1 July 2022." in out)
+check("it says they have no mood, and are kept without one", "3 of them have no mood, and are kept without one." in out)
+check("it names what it leaves behind", "1 photo is left behind" in out and "Not imported: weather of 1 entry." in out)
+check("it imports them, with their photos", "Imported 3 entries" in out and "2 photos came with them." in out)
+entries = {row[0]: row[1:] for row in rows("SELECT title, body, mood, latitude, longitude, created_at FROM entry")}
+check("every entry without a mood", set(entries) == {"Sea air. At last", "Tiles", "Lisbon"} and all(row[1] is None for row in entries.values()))
+check("the text without its photo links", entries["Sea air. At last"][0] == "Walked 5 km, then tea." and entries["Tiles"][0] == "")
+check("the place kept", entries["Sea air. At last"][2:4] == (54.18, 7.88))
+check("the time kept, in UTC", entries["Sea air. At last"][4] == "2021-03-02 08:15:00.000")
+tags = {row[0] for row in rows("SELECT tag.name FROM entry_tag JOIN tag ON tag.id = tag_id JOIN entry ON entry.id = entry_id WHERE entry.title = 'Sea air. At last'")}
+check("its tags, the journal's name and the star as tags", tags == {"walks", "Journal", "starred"})
+check("two photo files kept beside the journal", len(rows("SELECT name FROM photo")) == 2)
+
+status, out, err = run("--import", dayone)
+check("the same export again adds nothing", status == 0 and "Imported 0 entries (3 already in your journal)" in out)
+check("and writes no entry", rows("SELECT count(*) FROM entry") == [(3,)])
+
+jrnl = os.path.join(root, "jrnl.json")
+with open(jrnl, "w", encoding="utf-8") as file:
+    json.dump({"tags": {"@work": 1}, "entries": [
+        {"title": "Standup moved.", "body": "Again.", "date": "2024-03-31", "time": "09:30", "tags": ["@work"], "starred": False},
+        {"title": "Evening", "body": "Quiet.", "date": "2024-04-01", "time": "21:00", "tags": [], "starred": True},
+    ]}, file)
+status, out, err = run("--import", jrnl)
+check("--import reads a jrnl export", status == 0 and "A journal from jrnl: 2 entries." in out and "Imported 2 entries" in out)
+check("its local times read in this computer's zone", rows("SELECT created_at FROM entry WHERE title = 'Standup moved.'") == [("2024-03-31 07:30:00.000",)])
+check("its tags without the @", rows("SELECT count(*) FROM tag WHERE name = 'work'") == [(1,)])
+status, out, err = run("--import", jrnl)
+check("the same jrnl export again adds nothing", status == 0 and "Imported 0 entries (2 already in your journal)" in out)
+
+journey = os.path.join(root, "journey-export.zip")
+none = 1.7976931348623157e308
+with zipfile.ZipFile(journey, "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.writestr("1700000000000-aa.json", json.dumps({
+        "id": "1700000000000-aa", "date_journal": 1700000000000, "type": "html", "mood": 2,
+        "text": "<p>Autumn walk</p><p>Leaves &amp; rain.</p>", "lat": 48.85, "lon": 2.35, "tags": ["walks"],
+        "photos": ["1700000000000-aa-leaf.jpg"], "weather": {"description": "Rain", "degree_c": 9}}))
+    archive.writestr("1700100000000-bb.json", json.dumps({
+        "id": "1700100000000-bb", "date_journal": 1700100000000, "text": "Nothing to say", "mood": 0, "lat": none, "lon": none}))
+    archive.writestr("1700000000000-aa-leaf.jpg", jpeg)
+status, out, err = run("--import", journey)
+check("--import reads a Journey export", status == 0 and "A journal from Journey: 2 entries." in out and "Imported 2 entries" in out)
+check("it brings its photo", "1 photo came with them." in out and "Not imported: weather of 1 entry." in out)
+moods = dict(rows("SELECT title, mood FROM entry WHERE title IN ('Autumn walk', 'Nothing to say')"))
+check(f"Journey's step 2 is really good, 0 no mood ({moods})", moods == {"Autumn walk": 1, "Nothing to say": None})
+check("its HTML made plain text", rows("SELECT body FROM entry WHERE title = 'Autumn walk'") == [("Leaves & rain.",)])
+status, out, err = run("--import", journey)
+check("the same Journey export again adds nothing", status == 0 and "Imported 0 entries (2 already in your journal)" in out)
+
+fifo = os.path.join(root, "pipe.json")
+os.mkfifo(fifo)
+status, out, err = run("--import", fifo)
+check("a pipe is refused at once, never read", status == 1 and "a pipe or a device" in err)
+
+broken = os.path.join(root, "broken.zip")
+with zipfile.ZipFile(broken, "w") as archive:
+    archive.writestr("Journal.json", json.dumps({"metadata": {}, "entries": [{"uuid": "X", "creationDate": "someday", "text": "x"}]}))
+count = rows("SELECT count(*) FROM entry")
+status, out, err = run("--import", broken)
+check("a Day One file that cannot be imported exits 1 saying why in one line",
+      status == 1 and err.count("\n") == 0 and "its creationDate “someday” is not an ISO 8601 time." in err)
+check("and imports nothing", rows("SELECT count(*) FROM entry") == count)
+
+shutil.rmtree(root)
+print(f"import-cli: {passed} passed, 0 failed")

@@ -1,0 +1,221 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GRDB
+import XCTest
+import ZIPFoundation
+
+/// Journals from other apps, as files made here from what their formats are known to hold
+/// (never copied from elsewhere): Day One's JSON export (a ZIP of journals and photos) and
+/// jrnl's JSON export, each read into entries without a mood, imported, and imported again
+/// adding nothing.
+final class ForeignImportTests: XCTestCase {
+    private let folder = TemporaryFolder()
+
+    private var berlin: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        return calendar
+    }
+
+    private func zip(_ members: [(String, Data)], _ name: String) throws -> String {
+        try ZIPFixture.write(members, named: name, in: folder)
+    }
+
+    private func json(_ object: Any) throws -> Data { try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) }
+
+    private func foreign(_ path: String) throws -> ForeignJournal {
+        guard case .foreign(let journal) = try ImportFile.read(path: path, calendar: berlin) else {
+            throw ImportProblem(line: nil, reason: "not read as another app's journal")
+        }
+        return journal
+    }
+
+    // MARK: - Day One
+
+    /// Two journals ("Journal" and "Travel 🧳"): escapes, a heading as the title, a photo named
+    /// by another entry's list, a photo the export lacks, a video, weather, a place, a star.
+    private func dayOneExport() throws -> (path: String, pictures: [Data]) {
+        let pictures = [PhotoStoreTests.picture(41), ExportImportTests.png(42)]
+        let journal: [String: Any] = ["metadata": ["version": "1.0"], "entries": [
+            ["uuid": "A1B2C3D4E5F60718293A4B5C6D7E8F90", "creationDate": "2021-03-02T08:15:00Z", "modifiedDate": "2021-03-05T10:00:00Z",
+             "timeZone": "Europe/Berlin", "starred": true, "tags": ["walks"],
+             "text": "# Sea air\\. At last\n\nWalked 5 km\\, then tea\\-time.\n\n![](dayone-moment://PHOTO-ONE)\n\n![](dayone-moment://PHOTO-TWO)\n\nAfter the photos.",
+             "photos": [["identifier": "PHOTO-ONE", "md5": "0a1b2c3d", "type": "jpeg"]],
+             "location": ["latitude": 54.18, "longitude": 7.88, "placeName": "Heligoland"],
+             "weather": ["conditionsDescription": "Windy", "temperatureCelsius": 9]],
+            ["uuid": "B1B2C3D4E5F60718293A4B5C6D7E8F90", "creationDate": "2021-03-03T20:00:00Z", "timeZone": "Europe/Berlin",
+             "text": "A video\n![](dayone-moment:/video/VIDEO-ONE)\nand a photo that went missing ![](dayone-moment://PHOTO-GONE)",
+             "photos": [["identifier": "PHOTO-TWO", "md5": "ffee0011", "type": "png"],
+                        ["identifier": "PHOTO-GONE", "md5": "deadbeef", "type": "jpeg"]],
+             "videos": [["identifier": "VIDEO-ONE", "md5": "v1", "type": "mp4"]]],
+        ]]
+        let travel: [String: Any] = ["metadata": ["version": "1.0"], "entries": [
+            ["uuid": "C1B2C3D4E5F60718293A4B5C6D7E8F90", "creationDate": "2022-07-01T12:00:00Z", "text": "Lisbon\nTrams and tiles."],
+        ]]
+        let path = try zip([("Journal.json", try json(journal)), ("Travel 🧳.json", try json(travel)),
+                            ("photos/0a1b2c3d.jpeg", pictures[0]), ("photos/ffee0011.png", pictures[1])], "dayone.zip")
+        return (path, pictures)
+    }
+
+    func testADayOneExportComesInWithItsTitlesPhotosPlacesAndJournalsAsTags() throws {
+        let (path, pictures) = try dayOneExport()
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.source, "Day One")
+        XCTAssertEqual(journal.tags, ["Journal", "Travel 🧳"], "several journals: each one's name a tag")
+        XCTAssertEqual(journal.notImported, ["weather of 1 entry", "1 video"], "named and counted, not dropped")
+        let byTitle = Dictionary(uniqueKeysWithValues: journal.entries.map { ($0.title, $0) })
+        let sea = try XCTUnwrap(byTitle["Sea air. At last"], "the first line, its heading marks and escapes gone")
+        XCTAssertEqual(sea.body, "Walked 5 km, then tea-time.\n\nAfter the photos.", "the photos leave the text")
+        XCTAssertEqual(sea.photos.map(\.fileName), ["0a1b2c3d.jpeg", "ffee0011.png"],
+                       "in the text's order, one of them listed under the other entry")
+        XCTAssertNil(sea.mood)
+        XCTAssertEqual(Set(sea.tags), ["walks", "Journal", "starred"])
+        XCTAssertEqual(sea.location, Location(latitude: 54.18, longitude: 7.88, accuracy: 0))
+        XCTAssertEqual(sea.createdAt.iso8601, "2021-03-02T08:15:00.000Z")
+        XCTAssertEqual(sea.updatedAt?.iso8601, "2021-03-05T10:00:00.000Z")
+        let video = try XCTUnwrap(byTitle["A video"])
+        XCTAssertEqual(video.body, "and a photo that went missing", "no reference is kept as text")
+        XCTAssertEqual(video.photos, [])
+        XCTAssertEqual(video.leftBehind, ["deadbeef.jpeg"], "a photo the export lacks is said")
+        XCTAssertEqual(byTitle["Lisbon"]?.tags, ["Travel 🧳"])
+        XCTAssertTrue(ImportFile.foreign(journal).remarks.contains("1 photo is left behind"))
+        XCTAssertTrue(ImportFile.foreign(journal).remarks.contains("Not imported: weather of 1 entry, 1 video."))
+
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        let receipt = try store.importEntries(journal.entries, tags: journal.tags)
+        XCTAssertEqual(receipt.entryIDs.count, 3)
+        XCTAssertEqual(receipt.photos, 2)
+        let imported = try store.entries(ids: try store.entryIDs())
+        let kept = try XCTUnwrap(imported.first { $0.title == "Sea air. At last" })
+        XCTAssertEqual(try kept.photos.map { try store.photo($0) }, pictures, "each photo byte for byte, in order")
+        XCTAssertTrue(imported.allSatisfy { $0.mood == nil }, "Day One keeps no mood: none is made up")
+        XCTAssertEqual(try store.importSummary(try foreign(path).entries).already, 3, "imported again, it adds nothing")
+    }
+
+    func testADayOneJSONAloneComesInWithoutItsPhotosSayingSo() throws {
+        let path = folder.file("Journal.json")
+        try json(["metadata": ["version": "1.0"], "entries": [
+            ["uuid": "D1", "creationDate": "2020-01-01T09:00:00Z", "text": "Alone\n![](dayone-moment://P)", "photos": [["identifier": "P", "md5": "aa", "type": "jpeg"]]],
+        ]]).write(to: URL(fileURLWithPath: path))
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.entries.map(\.title), ["Alone"])
+        XCTAssertEqual(journal.entries.first?.leftBehind, ["aa.jpeg"])
+        XCTAssertEqual(journal.tags, [], "one journal: no tag of its name")
+    }
+
+    func testABadDayOneFileIsRefusedInOneLine() throws {
+        let badDate = try zip([("Journal.json", try json(["metadata": [:], "entries": [["uuid": "X", "creationDate": "yesterday", "text": "x"]]]))], "bad.zip")
+        XCTAssertThrowsError(try ImportFile.read(path: badDate)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "Journal, entry 1: its creationDate “yesterday” is not an ISO 8601 time.")
+        }
+        // A journal that inflates past the limit is refused before it is whole.
+        let huge = try zip([("Journal.json", Data("{\"metadata\": {}, \"entries\": [".utf8) + Data(repeating: 0x20, count: ForeignText.documentLimit + 1))], "huge.zip")
+        XCTAssertThrowsError(try ImportFile.read(path: huge)) { error in
+            XCTAssertTrue((error as? ImportProblem)?.message.contains("larger than 64 MiB unpacked") ?? false, "\(error)")
+        }
+        let other = try zip([("notes.txt", Data("hello".utf8))], "other.zip")
+        XCTAssertThrowsError(try ImportFile.read(path: other)) { error in
+            XCTAssertTrue((error as? ImportProblem)?.message.contains("none of the exports Flourish reads") ?? false, "\(error)")
+        }
+    }
+
+    // MARK: - Journey
+
+    func testAJourneyExportComesInWithItsMoodsHTMLPlacesAndPhotos() throws {
+        let picture = PhotoStoreTests.picture(51)
+        let none = 1.7976931348623157e308
+        let entries: [[String: Any]] = [
+            ["id": "1614000000000-3f2a", "date_journal": 1_614_000_000_000, "date_modified": 1_614_100_000_000, "timezone": "Europe/Berlin",
+             "type": "html", "text": "<p>Snow day</p><p>Built a snowman &amp; went <b>sledging</b>.</p>", "mood": 1,
+             "lat": 52.52, "lon": 13.405, "tags": ["winter"], "photos": ["1614000000000-3f2a-abc.jpg", "missing.jpg"],
+             "weather": ["description": "Snow", "degree_c": -3, "icon": "13d"]],
+            ["id": "1614200000000-9b1c", "date_journal": 1_614_200_000_000, "type": "markdown", "text": "Quiet\nNothing much.",
+             "mood": 0, "lat": none, "lon": none, "tags": [], "photos": [],
+             "weather": ["description": "", "degree_c": none, "icon": ""]],
+            ["id": "1614300000000-77aa", "date_journal": 1_614_300_000_000, "text": "Rough one", "mood": 5, "lat": none, "lon": none],
+        ]
+        var members = try entries.map { ("\($0["id"]!).json", try json($0)) }
+        members.append(("1614000000000-3f2a-abc.jpg", picture))
+        let path = try zip(members, "journey.zip")
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.source, "Journey")
+        XCTAssertEqual(journal.notImported, ["weather of 1 entry"], "an empty weather is no weather")
+        let byTitle = Dictionary(uniqueKeysWithValues: journal.entries.map { ($0.title, $0) })
+        let snow = try XCTUnwrap(byTitle["Snow day"])
+        XCTAssertEqual(snow.body, "Built a snowman & went sledging.", "HTML made plain text")
+        XCTAssertEqual(snow.mood, .theBest, "1 of five is the best")
+        XCTAssertEqual(snow.location, Location(latitude: 52.52, longitude: 13.405, accuracy: 0))
+        XCTAssertEqual(snow.photos.map(\.fileName), ["1614000000000-3f2a-abc.jpg"])
+        XCTAssertEqual(snow.leftBehind, ["missing.jpg"])
+        XCTAssertEqual(snow.createdAt.milliseconds, 1_614_000_000_000)
+        XCTAssertEqual(snow.updatedAt?.milliseconds, 1_614_100_000_000)
+        XCTAssertNil(byTitle["Quiet"]?.mood, "0 is no mood")
+        XCTAssertNil(byTitle["Quiet"]?.location, "the largest double is no place")
+        XCTAssertEqual(byTitle["Rough one"]?.mood, .theWorst)
+
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        let receipt = try store.importEntries(journal.entries, tags: journal.tags)
+        XCTAssertEqual(receipt.entryIDs.count, 3)
+        XCTAssertEqual(receipt.photos, 1)
+        XCTAssertEqual(try store.importSummary(try foreign(path).entries).already, 3, "imported again, it adds nothing")
+
+        let bad = try zip([("x.json", try json(["id": "x", "date_journal": 1, "text": "t", "mood": 9]))], "bad-journey.zip")
+        XCTAssertThrowsError(try ImportFile.read(path: bad)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "x.json: its mood 9 is not one of Journey’s five (1 to 5).")
+        }
+    }
+
+    // MARK: - jrnl
+
+    func testAJrnlExportComesInAtItsLocalTimesWithItsTagsAndStars() throws {
+        let path = folder.file("jrnl.json")
+        try json(["tags": ["@work": 1], "entries": [
+            ["title": "Standup moved.", "body": "Again.\nTwo lines.", "date": "2024-03-31", "time": "09:30", "tags": ["@work"], "starred": true],
+            ["title": "Clocks went forward", "body": "", "date": "2024-03-31", "time": "01:15", "tags": [], "starred": false],
+        ]]).write(to: URL(fileURLWithPath: path))
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.source, "jrnl")
+        let standup = try XCTUnwrap(journal.entries.first)
+        XCTAssertEqual(standup.title, "Standup moved.")
+        XCTAssertEqual(standup.body, "Again.\nTwo lines.")
+        XCTAssertEqual(standup.tags, ["work", "starred"], "@ dropped; a star kept as a tag")
+        XCTAssertEqual(standup.createdAt.iso8601, "2024-03-31T07:30:00.000Z", "09:30 in Berlin, summer time")
+        XCTAssertEqual(journal.entries[1].createdAt.iso8601, "2024-03-31T00:15:00.000Z", "01:15 in Berlin, winter time")
+        XCTAssertNil(standup.mood)
+
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        XCTAssertEqual(try store.importEntries(journal.entries, tags: journal.tags).entryIDs.count, 2)
+        XCTAssertEqual(try store.importSummary(try foreign(path).entries).already, 2, "the same export again adds nothing")
+
+        try json(["entries": [["title": "t", "body": "", "date": "2024-02-30", "time": "09:30"]]]).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ImportFile.read(path: path, calendar: berlin)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "entry 1: its date “2024-02-30 09:30” is not a date and time.")
+        }
+    }
+
+    func testAPipeOrAFolderIsRefusedBeforeItIsOpened() throws {
+        let pipe = folder.file("journal.json")
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        let link = folder.file("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: pipe)
+        for path in [pipe, link] {
+            // A read of the pipe would wait for a writer for ever: refused at once instead.
+            XCTAssertThrowsError(try ImportFile.read(path: path)) { error in
+                XCTAssertEqual((error as? ImportProblem)?.message, "This is not a file but a pipe or a device, so Flourish does not read it.")
+            }
+        }
+        XCTAssertThrowsError(try ImportFile.read(path: folder.path)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "This is a folder: choose the export file inside it.")
+        }
+    }
+
+    func testFlourishsOwnJSONIsStillReadAsFlourishs() throws {
+        let store = try JournalStore(path: folder.file("from.sqlite"))
+        _ = try store.save(NewEntry(title: "Mine", body: "", mood: .okay))
+        let path = folder.file("mine.json")
+        _ = try store.export(.json, to: path)
+        guard case .flourish(let entries, _, _) = try ImportFile.read(path: path) else { return XCTFail("not read as Flourish's") }
+        XCTAssertEqual(entries.map(\.title), ["Mine"])
+    }
+}
