@@ -117,6 +117,25 @@ check("its HTML made plain text", rows("SELECT body FROM entry WHERE title = 'Au
 status, out, err = run("--import", journey)
 check("the same Journey export again adds nothing", status == 0 and "Imported 0 entries (2 already in your journal)" in out)
 
+vault = os.path.join(root, "Vault")
+os.makedirs(os.path.join(vault, "Daily"))
+os.makedirs(os.path.join(vault, "Attachments"))
+with open(os.path.join(vault, "Daily", "2023-11-05.md"), "w", encoding="utf-8") as file:
+    file.write("---\ntags: [notes]\nmood: okay\n---\n# Market day\nApples. ![[apples.jpg]]\n")
+with open(os.path.join(vault, "Daily", "2023-11-06.md"), "w", encoding="utf-8") as file:
+    file.write("Just a line\n")
+with open(os.path.join(vault, "Ideas.md"), "w", encoding="utf-8") as file:
+    file.write("Not a day\n")
+with open(os.path.join(vault, "Attachments", "apples.jpg"), "wb") as file:
+    file.write(jpeg)
+status, out, err = run("--import", vault)
+check("--import reads a folder of daily notes", status == 0 and "A journal from Markdown notes: 2 entries." in out and "Imported 2 entries" in out)
+check("it counts the note not named by a date", "Not imported: 1 note not named by a date." in out)
+notes = dict(rows("SELECT title, mood FROM entry WHERE created_at LIKE '2023-11-0%'"))
+check(f"a mood by its name, none where none is given ({notes})", notes == {"Market day": 2, "Just a line": None})
+check("noon of its day, in this computer's zone", rows("SELECT created_at FROM entry WHERE title = 'Market day'") == [("2023-11-05 11:00:00.000",)])
+check("its picture, found by name in the folder", rows("SELECT file_name FROM entry_photo JOIN entry ON entry.id = entry_id WHERE title = 'Market day'") == [("apples.jpg",)])
+
 fifo = os.path.join(root, "pipe.json")
 os.mkfifo(fifo)
 status, out, err = run("--import", fifo)

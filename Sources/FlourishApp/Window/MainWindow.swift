@@ -54,6 +54,7 @@ final class MainWindow {
         (tr("_Tags"), "win.show-tags"),
         (tr("_Export…"), "win.export"),
         (tr("_Import…"), "win.import"),
+        (tr("Import a _Folder of Notes…"), "win.import-folder"),
         (tr("_Sync…"), "win.sync"),
         (tr("_Preferences"), "win.preferences"),
         (tr("_Lock"), "app.lock"),
@@ -177,6 +178,7 @@ final class MainWindow {
         window.addAction("show-tags") { [unowned self] in showTags() }
         window.addAction("export") { [unowned self] in showExport() }
         window.addAction("import") { [unowned self] in chooseImport() }
+        window.addAction("import-folder") { [unowned self] in importWindow().chooseFolder(from: window) }
         window.addAction("sync") { [unowned self] in showSync() }
         window.addAction("preferences") { [unowned self] in showPreferences() }
         window.setActionEnabled("sync", sync != nil)

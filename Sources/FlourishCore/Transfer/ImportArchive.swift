@@ -7,7 +7,7 @@ import ZIPFoundation
 ///
 /// Read first by the thread that reads the file, then by the import's: one read at a time,
 /// behind a lock (the archive reads through one C file handle).
-final class ImportArchive: @unchecked Sendable {
+final class ImportArchive: ImportFiles, @unchecked Sendable {
     let path: String
     private let lock = NSLock()
     private let archive: Archive
@@ -62,7 +62,7 @@ final class ImportArchive: @unchecked Sendable {
 
     /// The member's first bytes (enough to tell a picture's kind), without unpacking the rest;
     /// nil when it is not there or cannot be unpacked.
-    func head(of member: String, count: Int = 16) -> Data? {
+    func head(of member: String, count: Int) -> Data? {
         guard let entry = members[member] else { return nil }
         struct Enough: Error {}
         var data = Data()
@@ -81,12 +81,29 @@ final class ImportArchive: @unchecked Sendable {
     }
 }
 
+/// Where an import's files are read from, one at a time as they are needed: a ZIP file being
+/// imported (`ImportArchive`), or a folder (`ImportFolder`).
+protocol ImportFiles: AnyObject, Sendable {
+    /// The file's bytes; nil when there is no such file. Throws when it cannot be read.
+    func data(of member: String) throws -> Data?
+    /// The same, refused (`ImportArchive.TooLarge`) past `limit` bytes before it is read whole.
+    func data(of member: String, limit: Int) throws -> Data?
+    /// Every file's path in it.
+    var paths: [String] { get }
+    /// The file's first bytes (enough to tell a picture's kind); nil when it cannot be read.
+    func head(of member: String, count: Int) -> Data?
+}
+
+extension ImportFiles {
+    func head(of member: String) -> Data? { head(of: member, count: 16) }
+}
+
 /// A photo an imported entry carries: the name it is shown by, and where its bytes are in the
-/// ZIP file being imported (read only when the entry is imported).
+/// file or folder being imported (read only when the entry is imported).
 public struct ImportedPhoto: Sendable, Hashable {
     public let fileName: String
     let member: String
-    let archive: ImportArchive
+    let archive: any ImportFiles
 
     /// Which picture this is, whatever name an entry gives it: a picture two entries share is
     /// read and kept once.

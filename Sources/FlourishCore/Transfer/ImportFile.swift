@@ -81,10 +81,17 @@ public enum ImportFile: Sendable {
         guard stat(path, &status) == 0 else {
             throw ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, String(cString: strerror(errno))))
         }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            // A folder is a folder of Markdown notes, or nothing Flourish reads.
+            var input = ImportInput(path: path, archive: nil, text: nil, data: nil, calendar: calendar)
+            input.folder = ImportFolder(root: path)
+            guard MarkdownNotes.recognises(input) else {
+                throw ImportProblem(line: nil, reason: tr("This folder holds no notes named by their day (such as 2024-03-02.md): choose such a folder, or an export file."))
+            }
+            return .foreign(try MarkdownNotes.read(input))
+        }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            throw ImportProblem(line: nil, reason: status.st_mode & S_IFMT == S_IFDIR
-                ? tr("This is a folder: choose the export file inside it.")
-                : tr("This is not a file but a pipe or a device, so Flourish does not read it."))
+            throw ImportProblem(line: nil, reason: tr("This is not a file but a pipe or a device, so Flourish does not read it."))
         }
         let head: Data
         do {

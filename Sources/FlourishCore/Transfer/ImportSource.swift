@@ -24,6 +24,8 @@ struct ImportInput {
     let path: String
     /// The file read as a ZIP file, when it is one.
     let archive: ImportArchive?
+    /// The folder chosen, when it is one (Markdown notes).
+    var folder: ImportFolder?
     /// The file's text, when it is not a ZIP file (UTF-8, or UTF-16 with its byte order mark).
     let text: String?
     let data: Data?
@@ -61,6 +63,7 @@ enum ImportSources {
         DayOneExport.self,
         JourneyExport.self,
         JrnlExport.self,
+        MarkdownNotes.self,
     ]
 
     /// The source that recognises `input`, if any.
@@ -75,19 +78,27 @@ enum ForeignText {
     /// is near it, and a file made to inflate to gigabytes never is.
     static let documentLimit = 64 << 20
 
-    /// The ZIP member `member` parsed as JSON (nil when it is not JSON), read within
-    /// `documentLimit`; one too large or damaged is refused in words.
-    static func json(of member: String, in archive: ImportArchive) throws(ImportProblem) -> Any? {
-        let data: Data?
+    /// The bytes of `member`, read within `documentLimit`; one too large or damaged is refused
+    /// in words. Nil when there is no such file.
+    static func bytes(of member: String, in files: any ImportFiles) throws(ImportProblem) -> Data? {
         do {
-            data = try archive.data(of: member, limit: documentLimit)
+            return try files.data(of: member, limit: documentLimit)
         } catch is ImportArchive.TooLarge {
             throw ImportProblem(line: nil, reason: String(format: tr("Its %@ is larger than %@ MiB unpacked, more than any journal’s: it is not imported."),
                                                           member, "\(documentLimit >> 20)"))
         } catch {
             throw ImportProblem(line: nil, reason: String(format: tr("Its %@ cannot be unpacked: the file is damaged."), member))
         }
-        return data.flatMap { try? JSONSerialization.jsonObject(with: $0) }
+    }
+
+    /// The text of `member` (UTF-8); nil when it is not there or not UTF-8 text.
+    static func text(of member: String, in files: any ImportFiles) throws(ImportProblem) -> String? {
+        try bytes(of: member, in: files).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// `member` parsed as JSON; nil when it is not there or not JSON.
+    static func json(of member: String, in files: any ImportFiles) throws(ImportProblem) -> Any? {
+        try bytes(of: member, in: files).flatMap { try? JSONSerialization.jsonObject(with: $0) }
     }
 
     /// Markdown's backslash escapes undone ("1\. Walk" is "1. Walk"): a backslash before ASCII

@@ -138,8 +138,8 @@ final class ExportImportUITests: XCTestCase {
 
     func testTheFileChooserOffersDaylioBackupsAndEveryFile() {
         MainActor.assumeIsolated {
-            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json", "zip"], []])
-            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Journals to import (Flourish, Daylio, Day One, Journey, jrnl)", "All files"])
+            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json", "zip", "md"], []])
+            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Journals to import (Flourish, Daylio, Day One, Journey, jrnl, Markdown)", "All files"])
         }
     }
 

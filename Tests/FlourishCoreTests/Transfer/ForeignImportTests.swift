@@ -166,6 +166,76 @@ final class ForeignImportTests: XCTestCase {
         }
     }
 
+    // MARK: - Markdown notes
+
+    /// A vault: notes by day in a folder of their own, front matter, pictures both ways (one
+    /// beside the note, one by name elsewhere, one missing), a note not named by a date, an
+    /// embedded note and a web picture left as text.
+    private func vault() throws -> (path: String, pictures: [Data]) {
+        let root = folder.file("Vault")
+        let pictures = [PhotoStoreTests.picture(61), ExportImportTests.png(62)]
+        let files: [(String, Data)] = [
+            ("Daily/2024-03-02.md", Data("""
+                ---
+                tags: [garden, "spring"]
+                mood: 2
+                ---
+                # First seeds
+                Sowed tomatoes. ![](seed%20tray.jpg)
+                ![[sky.png|300]] and ![[Old plans]] and ![web](https://example.org/a.png)
+                ![[gone.jpg]]
+                """.utf8)),
+            ("Daily/seed tray.jpg", pictures[0]),
+            ("Attachments/sky.png", pictures[1]),
+            ("Daily/2024-03-03 Sunday.md", Data("---\ntags:\n  - rest\n  - '#home'\nmood: splendid\n---\nLazy day\n".utf8)),
+            ("Daily/2024-03-04.markdown", Data("---\nmood: the worst\n---\nFlu\n".utf8)),
+            ("Ideas.md", Data("Not a day\n".utf8)),
+            (".obsidian/app.json", Data("{}".utf8)),
+        ]
+        for (path, data) in files {
+            let full = (root as NSString).appendingPathComponent(path)
+            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: full))
+        }
+        return (root, pictures)
+    }
+
+    func testAFolderOfDailyNotesComesInWithTheirFrontMatterAndPictures() throws {
+        let (path, pictures) = try vault()
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.source, "Markdown notes")
+        XCTAssertEqual(journal.notImported, ["1 note not named by a date", "the mood “splendid” of 1 note"])
+        let byTitle = Dictionary(uniqueKeysWithValues: journal.entries.map { ($0.title, $0) })
+        let seeds = try XCTUnwrap(byTitle["First seeds"])
+        XCTAssertEqual(seeds.body, "Sowed tomatoes. \n and ![[Old plans]] and ![web](https://example.org/a.png)",
+                       "pictures leave the text; a note or a web address stays as written")
+        XCTAssertEqual(seeds.photos.map(\.fileName), ["seed tray.jpg", "sky.png"], "beside the note, then found by name")
+        XCTAssertEqual(seeds.leftBehind, ["gone.jpg"])
+        XCTAssertEqual(seeds.tags, ["garden", "spring"])
+        XCTAssertEqual(seeds.mood, .reallyGood, "2 of five")
+        XCTAssertEqual(seeds.createdAt, ExportedTime(berlin.date(from: DateComponents(year: 2024, month: 3, day: 2, hour: 12))!), "noon, local")
+        XCTAssertEqual(byTitle["Lazy day"]?.tags, ["rest", "home"])
+        XCTAssertNil(byTitle["Lazy day"]?.mood, "a mood that is none stays none, and is said")
+        XCTAssertEqual(byTitle["Flu"]?.mood, .theWorst, "a mood by its name")
+        XCTAssertEqual(journal.entries.count, 3)
+
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        let receipt = try store.importEntries(journal.entries, tags: journal.tags)
+        XCTAssertEqual(receipt.photos, 2)
+        let kept = try XCTUnwrap(try store.entries(ids: try store.entryIDs()).first { $0.title == "First seeds" })
+        XCTAssertEqual(try kept.photos.map { try store.photo($0) }, pictures)
+        XCTAssertEqual(try store.importSummary(try foreign(path).entries).already, 3, "the same notes again add nothing")
+
+        // The same vault as a ZIP file reads the same.
+        var members: [(String, Data)] = []
+        for relative in ["Daily/2024-03-02.md", "Daily/seed tray.jpg", "Attachments/sky.png"] {
+            members.append((relative, try Data(contentsOf: URL(fileURLWithPath: (path as NSString).appendingPathComponent(relative)))))
+        }
+        let zipped = try foreign(try zip(members, "vault.zip"))
+        XCTAssertEqual(zipped.entries.first?.photos.map(\.fileName), ["seed tray.jpg", "sky.png"])
+        XCTAssertEqual(zipped.entries.first?.uuid, seeds.uuid, "the same note is the same entry, from a folder or a ZIP")
+    }
+
     // MARK: - jrnl
 
     func testAJrnlExportComesInAtItsLocalTimesWithItsTagsAndStars() throws {
@@ -206,7 +276,8 @@ final class ForeignImportTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try ImportFile.read(path: folder.path)) { error in
-            XCTAssertEqual((error as? ImportProblem)?.message, "This is a folder: choose the export file inside it.")
+            XCTAssertEqual((error as? ImportProblem)?.message,
+                           "This folder holds no notes named by their day (such as 2024-03-02.md): choose such a folder, or an export file.")
         }
     }
 
