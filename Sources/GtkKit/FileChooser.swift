@@ -65,8 +65,9 @@ public enum FileChooser {
     }
 
     /// `filters`, for a file to open: the first is chosen at the start; none shows every file.
+    /// `startIn`: the folder it opens in, when it exists.
     public static func ask(_ kind: Kind, title: String, from widget: Widget, accept: String, cancel: String, filters: [Filter] = [],
-                           completion: @escaping @MainActor (String?) -> Void) {
+                           startIn: String? = nil, completion: @escaping @MainActor (String?) -> Void) {
         let parent = gtk_widget_get_root(widget.raw).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
         let action = switch kind {
         case .save: GTK_FILE_CHOOSER_ACTION_SAVE
@@ -87,6 +88,11 @@ public enum FileChooser {
                 g_object_unref(UnsafeMutableRawPointer(file))
             }
             gtk_file_chooser_set_current_name(chooser, name)
+        }
+        if let startIn, FileManager.default.fileExists(atPath: startIn) {
+            let file = g_file_new_for_path(startIn)
+            gtk_file_chooser_set_current_folder(chooser, file, nil)
+            g_object_unref(UnsafeMutableRawPointer(file))
         }
         Signal.connectResponse(UnsafeMutableRawPointer(native), "response") { response in
             var path: String?

@@ -117,6 +117,21 @@ check("its HTML made plain text", rows("SELECT body FROM entry WHERE title = 'Au
 status, out, err = run("--import", journey)
 check("the same Journey export again adds nothing", status == 0 and "Imported 0 entries (2 already in your journal)" in out)
 
+diaro = os.path.join(root, "Diaro_20240101.zip")
+with zipfile.ZipFile(diaro, "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.writestr("DiaroBackup.xml", '<?xml version="1.0" encoding="UTF-8"?><data version="2">'
+                     '<table name="diaro_folders"><r><uid>f</uid><title>Career</title></r></table>'
+                     '<table name="diaro_entries"><r><uid>d1</uid><date>1700000000000</date><title>Launch</title>'
+                     '<text>It shipped &amp; held.</text><folder_uid>f</folder_uid><tags/><mood>1</mood></r></table>'
+                     '<table name="diaro_attachments"><r><uid>p</uid><entry_uid>d1</entry_uid><type>photo</type>'
+                     '<filename>photo_1.jpg</filename><position>1</position></r></table></data>')
+    archive.writestr("media/photo/photo_1.jpg", jpeg)
+status, out, err = run("--import", diaro)
+check("--import reads a Diaro backup", status == 0 and "A journal from Diaro: 1 entry." in out and "1 photo came with them." in out)
+check("Diaro's step 1 is the best, its folder a tag",
+      rows("SELECT title, body, mood FROM entry WHERE title = 'Launch'") == [("Launch", "It shipped & held.", 0)]
+      and rows("SELECT count(*) FROM tag WHERE name = 'Career'") == [(1,)])
+
 vault = os.path.join(root, "Vault")
 os.makedirs(os.path.join(vault, "Daily"))
 os.makedirs(os.path.join(vault, "Attachments"))
@@ -135,6 +150,21 @@ notes = dict(rows("SELECT title, mood FROM entry WHERE created_at LIKE '2023-11-
 check(f"a mood by its name, none where none is given ({notes})", notes == {"Market day": 2, "Just a line": None})
 check("noon of its day, in this computer's zone", rows("SELECT created_at FROM entry WHERE title = 'Market day'") == [("2023-11-05 11:00:00.000",)])
 check("its picture, found by name in the folder", rows("SELECT file_name FROM entry_photo JOIN entry ON entry.id = entry_id WHERE title = 'Market day'") == [("apples.jpg",)])
+
+rednotebook = os.path.join(root, ".rednotebook", "data")
+os.makedirs(rednotebook)
+picture = os.path.join(root, "Pictures", "lake.jpg")
+os.makedirs(os.path.dirname(picture))
+with open(picture, "wb") as file:
+    file.write(jpeg)
+with open(os.path.join(rednotebook, "2012-06.txt"), "w", encoding="utf-8") as file:
+    file.write("5:\n  Holiday:\n    Lake: null\n  text: 'Swam in the **lake**\n\n    [\"\"%s\"\".jpg]'\n6: {text: Rain}\n"
+               % picture[:-4])
+status, out, err = run("--import", rednotebook)
+check("--import reads RedNotebook's data folder", status == 0 and "A journal from RedNotebook: 2 entries." in out and "1 photo came with them." in out)
+check("its markup made readable, its category a tag",
+      rows("SELECT title, body FROM entry WHERE title = 'Swam in the lake'") == [("Swam in the lake", "Holiday: Lake")]
+      and rows("SELECT count(*) FROM tag WHERE name = 'Holiday'") == [(1,)])
 
 fifo = os.path.join(root, "pipe.json")
 os.mkfifo(fifo)

@@ -53,9 +53,12 @@ final class ImportWindow {
         }
     }
 
-    /// Asks for a folder of Markdown notes named by their day (Obsidian's, Logseq's), then reads it.
+    /// Asks for a folder of Markdown notes named by their day (Obsidian's, Logseq's) or
+    /// RedNotebook's data folder, then reads it. The chooser opens on RedNotebook's journal when
+    /// this computer has one: choosing it is one click.
     func chooseFolder(from parent: Window) {
-        FileChooser.ask(.folder, title: tr("Import a Folder of Notes"), from: parent, accept: tr("_Open"), cancel: tr("_Cancel")) { [weak self] path in
+        FileChooser.ask(.folder, title: tr("Import a Folder of Notes"), from: parent, accept: tr("_Open"), cancel: tr("_Cancel"),
+                        startIn: (RedNotebookData.defaultFolder as NSString).deletingLastPathComponent) { [weak self] path in
             guard let self, let path else { return }
             read(path)
         }
@@ -64,7 +67,7 @@ final class ImportWindow {
     /// What the file chooser offers: the files Flourish imports (Daylio's CSV export and backup,
     /// Flourish's JSON and ZIP exports), or every file (a Daylio export renamed).
     static var filters: [FileChooser.Filter] {
-        [FileChooser.Filter(name: tr("Journals to import (Flourish, Daylio, Day One, Journey, jrnl, Markdown)"), suffixes: ["csv", "daylio", "json", "zip", "md"]),
+        [FileChooser.Filter(name: tr("Journals to import (Flourish, Daylio, Day One, Diaro, Journey, jrnl, Markdown)"), suffixes: ["csv", "daylio", "json", "zip", "md", "xml", "txt"]),
          FileChooser.Filter(name: tr("All files"), suffixes: [])]
     }
 

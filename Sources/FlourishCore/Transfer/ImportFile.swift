@@ -82,13 +82,13 @@ public enum ImportFile: Sendable {
             throw ImportProblem(line: nil, reason: String(format: tr("%@ could not be read: %@."), path, String(cString: strerror(errno))))
         }
         if status.st_mode & S_IFMT == S_IFDIR {
-            // A folder is a folder of Markdown notes, or nothing Flourish reads.
+            // A folder is one of Markdown notes or RedNotebook's data, or nothing Flourish reads.
             var input = ImportInput(path: path, archive: nil, text: nil, data: nil, calendar: calendar)
             input.folder = ImportFolder(root: path)
-            guard MarkdownNotes.recognises(input) else {
-                throw ImportProblem(line: nil, reason: tr("This folder holds no notes named by their day (such as 2024-03-02.md): choose such a folder, or an export file."))
+            guard let source = ImportSources.source(of: input) else {
+                throw ImportProblem(line: nil, reason: tr("This folder holds no notes named by their day (such as 2024-03-02.md) and no RedNotebook months (2024-03.txt): choose such a folder, or an export file."))
             }
-            return .foreign(try MarkdownNotes.read(input))
+            return .foreign(try source.read(input))
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw ImportProblem(line: nil, reason: tr("This is not a file but a pipe or a device, so Flourish does not read it."))
@@ -136,7 +136,7 @@ public enum ImportFile: Sendable {
         guard archive.contains(ZIPExport.journalMember) else {
             let input = ImportInput(path: path, archive: archive, text: nil, data: nil, calendar: calendar)
             if let source = ImportSources.source(of: input) { return .foreign(try source.read(input)) }
-            throw ImportProblem(line: nil, reason: tr("This ZIP file is none of the exports Flourish reads (Flourish’s, Daylio’s backup, Day One’s, Journey’s), so there is nothing in it to import."))
+            throw ImportProblem(line: nil, reason: tr("This ZIP file is none of the exports Flourish reads (Flourish’s, Daylio’s or Diaro’s backup, Day One’s, Journey’s, a folder of notes), so there is nothing in it to import."))
         }
         let data: Data
         do {

@@ -11,9 +11,15 @@ final class ImportFolder: ImportFiles, @unchecked Sendable {
     /// A folder holding more files than this is not a journal's: its listing stops there.
     static let fileLimit = 200_000
 
-    init(root: String) {
+    /// `listing` false: no listing (`paths` empty), files read by their paths alone (pictures
+    /// a journal links to anywhere on this computer).
+    init(root: String, listing: Bool = true) {
         self.root = root
         var found: [String] = []
+        guard listing else {
+            paths = []
+            return
+        }
         let base = URL(fileURLWithPath: root)
         if let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
                                                        options: [.skipsHiddenFiles]) {

@@ -61,9 +61,11 @@ protocol ImportSource {
 enum ImportSources {
     static let all: [any ImportSource.Type] = [
         DayOneExport.self,
+        DiaroBackup.self,
         JourneyExport.self,
         JrnlExport.self,
         MarkdownNotes.self,
+        RedNotebookData.self,
     ]
 
     /// The source that recognises `input`, if any.
@@ -128,8 +130,10 @@ enum ForeignText {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let lines = trimmed.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
         var title = String(lines.first ?? "").trimmingCharacters(in: .whitespaces)
-        if title.hasPrefix("#") {
-            title = String(title.drop(while: { $0 == "#" })).trimmingCharacters(in: .whitespaces)
+        // "# Title" is a heading; "#hashtag" is not.
+        let marks = title.prefix { $0 == "#" }
+        if !marks.isEmpty, marks.count <= 6, title.dropFirst(marks.count).first == " " {
+            title = String(title.dropFirst(marks.count)).trimmingCharacters(in: .whitespaces)
         }
         let body = lines.count > 1 ? String(lines[1]).trimmingCharacters(in: .whitespacesAndNewlines) : ""
         return (title.withoutNUL.oneLine, body.withoutNUL)

@@ -138,8 +138,8 @@ final class ExportImportUITests: XCTestCase {
 
     func testTheFileChooserOffersDaylioBackupsAndEveryFile() {
         MainActor.assumeIsolated {
-            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json", "zip", "md"], []])
-            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Journals to import (Flourish, Daylio, Day One, Journey, jrnl, Markdown)", "All files"])
+            XCTAssertEqual(ImportWindow.filters.map(\.suffixes), [["csv", "daylio", "json", "zip", "md", "xml", "txt"], []])
+            XCTAssertEqual(ImportWindow.filters.map(\.name), ["Journals to import (Flourish, Daylio, Day One, Diaro, Journey, jrnl, Markdown)", "All files"])
         }
     }
 

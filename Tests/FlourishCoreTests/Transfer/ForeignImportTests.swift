@@ -120,6 +120,64 @@ final class ForeignImportTests: XCTestCase {
         }
     }
 
+    // MARK: - Diaro
+
+    private static let diaroXML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <data version="2">
+        <table name="diaro_folders"><r><uid>f1</uid><title>Travel</title><color>#ff0000</color><pattern/></r></table>
+        <table name="diaro_tags"><r><uid>t1</uid><title>beach</title></r><r><uid>t2</uid><title>friends &amp; family</title></r></table>
+        <table name="diaro_locations"><r><uid>l1</uid><title>Lisbon</title><lat>38.72</lat><lng>-9.14</lng></r></table>
+        <table name="diaro_entries">
+        <r><uid>e1</uid><date>1656676800000</date><tz_offset>+01:00</tz_offset><title>Sea &lt;3</title><text><![CDATA[Swam <b>far</b>.
+        Then lunch.]]></text><folder_uid>f1</folder_uid><location_uid>l1</location_uid><tags>,t1,t2,</tags><mood>2</mood><weather_temperature>24</weather_temperature></r>
+        <r><uid>e2</uid><date>1656763200000</date><title></title><text>No mood that day &#x1F30A;</text><folder_uid/><location_uid/><tags/><mood/></r>
+        </table>
+        <table name="diaro_attachments">
+        <r><uid>a2</uid><entry_uid>e1</entry_uid><type>photo</type><filename>photo_b.png</filename><position>2</position></r>
+        <r><uid>a1</uid><entry_uid>e1</entry_uid><type>photo</type><filename>photo_a.jpg</filename><position>1</position></r>
+        <r><uid>a3</uid><entry_uid>e1</entry_uid><type>photo</type><filename>photo_gone.jpg</filename><position>3</position></r>
+        </table>
+        </data>
+        """
+
+    func testADiaroBackupComesInWithItsFoldersTagsPlacesMoodsAndPhotosInOrder() throws {
+        let pictures = [PhotoStoreTests.picture(71), ExportImportTests.png(72)]
+        let path = try zip([("DiaroBackup.xml", Data(Self.diaroXML.utf8)), ("media/photo/photo_a.jpg", pictures[0]),
+                            ("media/photo/photo_b.png", pictures[1])], "diaro.zip")
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.source, "Diaro")
+        XCTAssertEqual(journal.notImported, ["weather of 1 entry"])
+        let sea = try XCTUnwrap(journal.entries.first { $0.title == "Sea <3" })
+        XCTAssertEqual(sea.body, "Swam <b>far</b>.\nThen lunch.", "CDATA as written")
+        XCTAssertEqual(sea.mood, .reallyGood)
+        XCTAssertEqual(Set(sea.tags), ["beach", "friends & family", "Travel"], "tags, and the folder as a tag")
+        XCTAssertEqual(sea.location, Location(latitude: 38.72, longitude: -9.14, accuracy: 0))
+        XCTAssertEqual(sea.photos.map(\.fileName), ["photo_a.jpg", "photo_b.png"], "by their position")
+        XCTAssertEqual(sea.leftBehind, ["photo_gone.jpg"])
+        XCTAssertEqual(sea.createdAt.milliseconds, 1_656_676_800_000)
+        let other = try XCTUnwrap(journal.entries.first { $0.title.isEmpty })
+        XCTAssertEqual(other.body, "No mood that day 🌊")
+        XCTAssertNil(other.mood, "an empty mood is none")
+
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        XCTAssertEqual(try store.importEntries(journal.entries, tags: journal.tags).photos, 2)
+        XCTAssertEqual(try store.importSummary(try foreign(path).entries).already, 2, "imported again, it adds nothing")
+    }
+
+    func testAnEncryptedOrEntityDeclaringDiaroBackupIsRefusedInWords() throws {
+        let encrypted = try zip([("DiaroBackup.xml", Data((0..<64).map { UInt8($0 * 7 % 256) }))], "encrypted.zip")
+        XCTAssertThrowsError(try ImportFile.read(path: encrypted)) { error in
+            XCTAssertTrue((error as? ImportProblem)?.message.hasPrefix("This Diaro backup is encrypted") ?? false, "\(error)")
+        }
+        let laughs = "<?xml version=\"1.0\"?><!DOCTYPE data [<!ENTITY a \"aaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]>"
+            + "<data><table name=\"diaro_entries\"><r><uid>x</uid><date>1</date><text>&b;</text></r></table></data>"
+        let bomb = try zip([("DiaroBackup.xml", Data(laughs.utf8))], "laughs.zip")
+        XCTAssertThrowsError(try ImportFile.read(path: bomb)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "This Diaro backup declares a document type, which Diaro never writes: it is not imported.")
+        }
+    }
+
     // MARK: - Journey
 
     func testAJourneyExportComesInWithItsMoodsHTMLPlacesAndPhotos() throws {
@@ -236,6 +294,91 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(zipped.entries.first?.uuid, seeds.uuid, "the same note is the same entry, from a folder or a ZIP")
     }
 
+    // MARK: - RedNotebook
+
+    /// RedNotebook's data folder: a month in today's PyYAML block style, one in the older flow
+    /// style, a picture the text links to that is on this computer and one that is not.
+    private func redNotebook() throws -> (path: String, picture: Data) {
+        let data = folder.file("rednotebook-data")
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let picture = PhotoStoreTests.picture(81)
+        let beach = folder.file("beach.jpg")
+        try picture.write(to: URL(fileURLWithPath: beach))
+        let march = """
+            1:
+              text: 'First line
+
+                Second line with **bold** and //italic//, see [our site ""https://example.org""]
+
+
+                [""\(beach.dropLast(4))"".jpg]
+                [""/nowhere/lost"".png]
+
+                = Heading ='
+            2:
+              Work:
+                Meeting with Sam: null
+                Review: null
+              text: It's a long day, and I wrote quite a lot about it because there was a lot
+                to say about the weather.
+            15:
+              Ideas:
+                Buy milk: null
+            16:
+              text: "Quote \\"this\\" and: colon \\\\ backslash\\ttab\\u00e9"
+
+            """
+        let april = """
+            3: {text: 'Old style, it''s quoted
+
+                and folded'}
+            4:
+              Garden: {Tomatoes: null}
+              text: Plain
+            """
+        try Data(march.utf8).write(to: URL(fileURLWithPath: (data as NSString).appendingPathComponent("2015-03.txt")))
+        try Data(april.utf8).write(to: URL(fileURLWithPath: (data as NSString).appendingPathComponent("2015-04.txt")))
+        return (data, picture)
+    }
+
+    func testARedNotebookDataFolderComesInDayByDayWithCategoriesAsTags() throws {
+        let (path, picture) = try redNotebook()
+        let journal = try foreign(path)
+        XCTAssertEqual(journal.source, "RedNotebook")
+        let byTitle = Dictionary(uniqueKeysWithValues: journal.entries.map { ($0.title, $0) })
+        let first = try XCTUnwrap(byTitle["First line"])
+        XCTAssertEqual(first.body, "Second line with bold and italic, see our site (https://example.org)\n\nHeading",
+                       "txt2tags made readable, the images taken out")
+        XCTAssertEqual(first.photos.map(\.fileName), ["beach.jpg"], "a picture on this computer comes along")
+        XCTAssertEqual(first.leftBehind, ["/nowhere/lost.png"], "one that is not is said")
+        XCTAssertEqual(first.createdAt, ExportedTime(berlin.date(from: DateComponents(year: 2015, month: 3, day: 1, hour: 12))!))
+        XCTAssertNil(first.mood)
+        let long = try XCTUnwrap(byTitle["It's a long day, and I wrote quite a lot about it because there was a lot to say about the weather."])
+        XCTAssertEqual(long.tags, ["Work"])
+        XCTAssertEqual(long.body, "Work: Meeting with Sam\nWork: Review", "a category's entries kept as lines")
+        XCTAssertEqual(byTitle["Ideas: Buy milk"]?.tags, ["Ideas"], "a day of categories only")
+        XCTAssertEqual(byTitle["Quote \"this\" and: colon \\ backslash\ttabé"]?.body, "", "double-quoted escapes undone")
+        XCTAssertEqual(byTitle["Old style, it's quoted"]?.body, "and folded")
+        XCTAssertEqual(byTitle["Plain"]?.tags, ["Garden"])
+        XCTAssertEqual(journal.entries.count, 6)
+
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        let receipt = try store.importEntries(journal.entries, tags: journal.tags)
+        XCTAssertEqual(receipt.photos, 1)
+        let kept = try XCTUnwrap(try store.entries(ids: try store.entryIDs()).first { $0.title == "First line" })
+        XCTAssertEqual(try kept.photos.map { try store.photo($0) }, [picture])
+        XCTAssertEqual(try store.importSummary(try foreign(path).entries).already, 6, "imported again, it adds nothing")
+    }
+
+    func testAMonthFileThatIsNotYAMLIsRefusedInOneLine() throws {
+        let data = folder.file("broken-data")
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try Data("1: {text: 'never closed\n".utf8).write(to: URL(fileURLWithPath: (data as NSString).appendingPathComponent("2015-03.txt")))
+        XCTAssertThrowsError(try ImportFile.read(path: data)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "Line 1: 2015-03.txt is not a RedNotebook month: its YAML cannot be read.")
+        }
+    }
+
     // MARK: - jrnl
 
     func testAJrnlExportComesInAtItsLocalTimesWithItsTagsAndStars() throws {
@@ -277,7 +420,7 @@ final class ForeignImportTests: XCTestCase {
         }
         XCTAssertThrowsError(try ImportFile.read(path: folder.path)) { error in
             XCTAssertEqual((error as? ImportProblem)?.message,
-                           "This folder holds no notes named by their day (such as 2024-03-02.md): choose such a folder, or an export file.")
+                           "This folder holds no notes named by their day (such as 2024-03-02.md) and no RedNotebook months (2024-03.txt): choose such a folder, or an export file.")
         }
     }
 
