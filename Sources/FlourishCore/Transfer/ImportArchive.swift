@@ -30,6 +30,8 @@ final class ImportArchive: ImportFiles, @unchecked Sendable {
 
     func contains(_ member: String) -> Bool { members[member] != nil }
 
+    func size(of member: String) -> UInt64? { members[member]?.uncompressedSize }
+
     /// The member's bytes; nil when there is no such file in it. Throws when it cannot be
     /// unpacked (damaged).
     func data(of member: String) throws -> Data? {
@@ -90,6 +92,8 @@ protocol ImportFiles: AnyObject, Sendable {
     func data(of member: String, limit: Int) throws -> Data?
     /// Every file's path in it.
     var paths: [String] { get }
+    /// The file's size in bytes (unpacked), as its listing says; nil when there is no such file.
+    func size(of member: String) -> UInt64?
     /// The file's first bytes (enough to tell a picture's kind); nil when it cannot be read.
     func head(of member: String, count: Int) -> Data?
 }
@@ -118,7 +122,10 @@ public struct ImportedPhoto: Sendable, Hashable {
     func bytes() throws(JournalError) -> Data {
         let data: Data?
         do {
-            data = try archive.data(of: member)
+            // Within the limit its listing was checked against: a listing can lie.
+            data = try archive.data(of: member, limit: ImportPicture.byteLimit)
+        } catch is ImportArchive.TooLarge {
+            throw .unreadablePicture(name: fileName, reason: String(format: tr("it is larger than %@ MiB"), "\(ImportPicture.byteLimit >> 20)"))
         } catch {
             throw .unreadablePicture(name: fileName, reason: (error as NSError).localizedDescription)
         }

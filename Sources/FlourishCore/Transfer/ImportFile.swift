@@ -104,6 +104,11 @@ public enum ImportFile: Sendable {
         if DaylioBackup.isZIP(head) || path.lowercased().hasSuffix(".daylio") {
             return try zipFile(path, isZIP: DaylioBackup.isZIP(head), calendar: calendar)
         }
+        // Text is read whole: one larger than any journal's export is refused unread.
+        guard status.st_size <= off_t(ForeignText.ownDocumentLimit) else {
+            throw ImportProblem(line: nil, reason: String(format: tr("The file is larger than %@ MiB, more than any journal’s export: it is not imported."),
+                                                          "\(ForeignText.ownDocumentLimit >> 20)"))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -138,12 +143,8 @@ public enum ImportFile: Sendable {
             if let source = ImportSources.source(of: input) { return .foreign(try source.read(input)) }
             throw ImportProblem(line: nil, reason: tr("This ZIP file is none of the exports Flourish reads (Flourish’s, Daylio’s or Diaro’s backup, Day One’s, Journey’s, a folder of notes), so there is nothing in it to import."))
         }
-        let data: Data
-        do {
-            data = try archive.data(of: ZIPExport.journalMember) ?? Data()
-        } catch {
-            throw ImportProblem(line: nil, reason: tr("Its journal.json cannot be unpacked: the file is damaged."))
-        }
+        // Flourish's own journal can be large (years of long entries): a bound of its own.
+        let data = try ForeignText.bytes(of: ZIPExport.journalMember, in: archive, limit: ForeignText.ownDocumentLimit) ?? Data()
         let (entries, tags, measures) = try FlourishJSON.entries(in: String(decoding: data, as: UTF8.self), data: data, archive: archive)
         return .flourish(entries: entries, tags: tags, measures: measures)
     }
@@ -237,7 +238,7 @@ enum FlourishJSON {
         func holdsPicture(_ member: String) -> Bool {
             guard let archive else { return false }
             if let known = isPicture[member] { return known }
-            let answer = archive.head(of: member).flatMap(PhotoFormat.of) != nil
+            let answer = ImportPicture.isKeepable(member, in: archive)
             isPicture[member] = answer
             return answer
         }

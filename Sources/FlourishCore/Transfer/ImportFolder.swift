@@ -53,6 +53,11 @@ final class ImportFolder: ImportFiles, @unchecked Sendable {
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
+    func size(of member: String) -> UInt64? {
+        guard let path = regularFile(member) else { return nil }
+        return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
+    }
+
     func head(of member: String, count: Int) -> Data? {
         guard let path = regularFile(member), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }

@@ -79,15 +79,17 @@ enum ForeignText {
     /// A JSON document past this, unpacked, is refused before it is inflated whole: no journal's
     /// is near it, and a file made to inflate to gigabytes never is.
     static let documentLimit = 64 << 20
+    /// The same for Flourish's own export and Daylio's backup, which hold a whole journal.
+    static let ownDocumentLimit = 512 << 20
 
     /// The bytes of `member`, read within `documentLimit`; one too large or damaged is refused
     /// in words. Nil when there is no such file.
-    static func bytes(of member: String, in files: any ImportFiles) throws(ImportProblem) -> Data? {
+    static func bytes(of member: String, in files: any ImportFiles, limit: Int = documentLimit) throws(ImportProblem) -> Data? {
         do {
-            return try files.data(of: member, limit: documentLimit)
+            return try files.data(of: member, limit: limit)
         } catch is ImportArchive.TooLarge {
             throw ImportProblem(line: nil, reason: String(format: tr("Its %@ is larger than %@ MiB unpacked, more than any journal’s: it is not imported."),
-                                                          member, "\(documentLimit >> 20)"))
+                                                          member, "\(limit >> 20)"))
         } catch {
             throw ImportProblem(line: nil, reason: String(format: tr("Its %@ cannot be unpacked: the file is damaged."), member))
         }

@@ -407,6 +407,34 @@ final class ForeignImportTests: XCTestCase {
         }
     }
 
+    func testAPictureTooLargeByItsHeaderIsLeftBehindUnread() throws {
+        // A PNG whose header says 60,000 × 60,000 (3.6 gigapixels), a JPEG whose frame says
+        // 20,000 × 20,000, and a small real-sized JPEG header: only the last is kept.
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+        png += Data([0x00, 0x00, 0xEA, 0x60, 0x00, 0x00, 0xEA, 0x60, 8, 6, 0, 0, 0]) + Data(repeating: 0, count: 64)
+        func jpeg(width: Int, height: Int) -> Data {
+            // Start of image, an APP0 block of 16 bytes, then a frame header giving the size.
+            var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]
+            bytes += Array("JFIF\0".utf8) + [UInt8](repeating: 1, count: 9)
+            let size: [UInt8] = [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)]
+            bytes += [0xFF, 0xC0, 0x00, 0x11, 0x08] + size + [UInt8](repeating: 2, count: 64)
+            return Data(bytes)
+        }
+        XCTAssertEqual(ImportPicture.dimensions(of: png).map { [$0.0, $0.1] }, [60_000, 60_000])
+        XCTAssertEqual(ImportPicture.dimensions(of: jpeg(width: 640, height: 480)).map { [$0.0, $0.1] }, [640, 480])
+        let document: [String: Any] = ["metadata": [:], "entries": [
+            ["uuid": "P", "creationDate": "2020-01-01T09:00:00Z",
+             "text": "Three\n![](dayone-moment://HUGE) ![](dayone-moment://TALL) ![](dayone-moment://FINE)",
+             "photos": [["identifier": "HUGE", "md5": "huge", "type": "png"], ["identifier": "TALL", "md5": "tall", "type": "jpeg"],
+                        ["identifier": "FINE", "md5": "fine", "type": "jpeg"]]],
+        ]]
+        let path = try zip([("Journal.json", try json(document)), ("photos/huge.png", png),
+                            ("photos/tall.jpeg", jpeg(width: 20_000, height: 20_000)), ("photos/fine.jpeg", jpeg(width: 640, height: 480))], "huge.zip")
+        let entry = try XCTUnwrap(try foreign(path).entries.first)
+        XCTAssertEqual(entry.photos.map(\.fileName), ["fine.jpeg"])
+        XCTAssertEqual(entry.leftBehind, ["huge.png", "tall.jpeg"], "named, never stored or thumbnailed")
+    }
+
     func testAPipeOrAFolderIsRefusedBeforeItIsOpened() throws {
         let pipe = folder.file("journal.json")
         XCTAssertEqual(mkfifo(pipe, 0o600), 0)

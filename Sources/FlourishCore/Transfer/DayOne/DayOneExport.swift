@@ -184,7 +184,7 @@ struct DayOneEntries {
 
     private mutating func isPicture(_ member: String) -> Bool {
         if let known = pictures[member] { return known }
-        let answer = archive?.head(of: member).flatMap(PhotoFormat.of) != nil
+        let answer = archive.map { ImportPicture.isKeepable(member, in: $0) } ?? false
         pictures[member] = answer
         return answer
     }

@@ -33,12 +33,8 @@ enum DaylioBackup {
 
     /// The JSON inside the ZIP file's `backup.daylio`.
     private static func json(in archive: ImportArchive) throws(ImportProblem) -> Data {
-        let encoded: Data
-        do {
-            encoded = try archive.data(of: member) ?? Data()
-        } catch {
-            throw ImportProblem(line: nil, reason: tr("Its backup.daylio cannot be unpacked: the file is damaged."))
-        }
+        // Bounded: a backup.daylio made to inflate to gigabytes is refused before it is whole.
+        let encoded = try ForeignText.bytes(of: member, in: archive, limit: ForeignText.ownDocumentLimit) ?? Data()
         // JSON as it is (some tools repack it so), or Base64 of it, in lines or not.
         if encoded.first(where: { !(Character(UnicodeScalar($0)).isWhitespace) }) == UInt8(ascii: "{") { return encoded }
         guard let decoded = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters), !decoded.isEmpty,

@@ -64,7 +64,7 @@ final class DaylioPhotos {
         if let known = found[id] { return known }
         var picture: (member: String, format: PhotoFormat)?
         if let checksum = assets[id]?.checksum, !checksum.isEmpty, let path = files[checksum],
-           let format = archive.head(of: path).flatMap(PhotoFormat.of) {
+           ImportPicture.isKeepable(path, in: archive), let format = archive.head(of: path).flatMap(PhotoFormat.of) {
             picture = (path, format)
         }
         found[id] = .some(picture)

@@ -230,7 +230,7 @@ struct DiaroEntries {
                                       location: row["location_uid"].flatMap { places[$0] })
             for (_, file) in (photos[uid] ?? []).sorted(by: { $0.position < $1.position }) {
                 let member = "\(mediaFolder)/\(file)"
-                let isPicture = pictures[member] ?? (archive?.head(of: member).flatMap(PhotoFormat.of) != nil)
+                let isPicture = pictures[member] ?? (archive.map { ImportPicture.isKeepable(member, in: $0) } ?? false)
                 pictures[member] = isPicture
                 if let archive, isPicture {
                     entry.photos.append(ImportedPhoto(fileName: file, member: member, archive: archive))

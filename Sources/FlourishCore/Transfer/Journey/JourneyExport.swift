@@ -68,7 +68,7 @@ enum JourneyExport: ImportSource {
             }
             for file in item["photos"] as? [String] ?? [] {
                 let member = folder.isEmpty ? file : "\(folder)/\(file)"
-                let isPicture = pictures[member] ?? (input.archive?.head(of: member).flatMap(PhotoFormat.of) != nil)
+                let isPicture = pictures[member] ?? (input.archive.map { ImportPicture.isKeepable(member, in: $0) } ?? false)
                 pictures[member] = isPicture
                 if let archive = input.archive, isPicture {
                     entry.photos.append(ImportedPhoto(fileName: (file as NSString).lastPathComponent, member: member, archive: archive))

@@ -189,7 +189,7 @@ struct MarkdownNoteReader {
 
     private mutating func isPicture(_ member: String, in files: any ImportFiles) -> Bool {
         if let known = pictures[member] { return known }
-        let answer = files.head(of: member).flatMap(PhotoFormat.of) != nil
+        let answer = ImportPicture.isKeepable(member, in: files)
         pictures[member] = answer
         return answer
     }

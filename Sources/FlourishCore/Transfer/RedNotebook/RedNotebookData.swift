@@ -90,7 +90,7 @@ struct RedNotebookReader {
                                       createdAt: ExportedTime(noon), tags: tags)
             for picture in pictures {
                 let member = String(picture.drop { $0 == "/" })
-                if picture.hasPrefix("/"), computer.head(of: member).flatMap(PhotoFormat.of) != nil {
+                if picture.hasPrefix("/"), ImportPicture.isKeepable(member, in: computer) {
                     let photo = ImportedPhoto(fileName: (picture as NSString).lastPathComponent, member: member, archive: computer)
                     if !entry.photos.contains(photo) { entry.photos.append(photo) }
                 } else {

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Whether a file an import names is a picture Flourish keeps: one of its kinds by its first
+/// bytes, at most `byteLimit` unpacked, and, where its header says its size, at most
+/// `pixelLimit` pixels. Asked before any of it is read whole: a file that is no picture, or
+/// one made to be enormous (a 60,000 × 60,000 PNG, gigabytes behind a JPEG's first bytes), is
+/// left behind and named, never stored or thumbnailed.
+enum ImportPicture {
+    static let byteLimit = 256 << 20
+    static let pixelLimit = 100_000_000
+    /// How much of a file is read for its header: a JPEG's size comes after its EXIF block.
+    static let headLength = 256 << 10
+
+    static func isKeepable(_ member: String, in files: any ImportFiles) -> Bool {
+        guard let size = files.size(of: member), size <= UInt64(byteLimit),
+              let head = files.head(of: member, count: headLength), PhotoFormat.of(head) != nil else { return false }
+        guard let (width, height) = dimensions(of: head) else { return true }
+        return width > 0 && height > 0 && width * height <= pixelLimit
+    }
+
+    /// The width and height a picture's header gives, when it gives them in `head`: PNG's IHDR,
+    /// a JPEG's first frame header, a WebP's VP8, VP8L or VP8X chunk.
+    static func dimensions(of head: Data) -> (Int, Int)? {
+        let bytes = [UInt8](head)
+        func big16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func big32(_ at: Int) -> Int { big16(at) << 16 | big16(at + 2) }
+        func little16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func little24(_ at: Int) -> Int { little16(at) | Int(bytes[at + 2]) << 16 }
+        switch PhotoFormat.of(head) {
+        case .png?:
+            guard bytes.count >= 24, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+            return (big32(16), big32(20))
+        case .jpeg?:
+            var at = 2
+            while at + 9 < bytes.count {
+                guard bytes[at] == 0xFF else { return nil }
+                let marker = bytes[at + 1]
+                if marker == 0xFF { at += 1; continue }
+                if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { at += 2; continue }
+                // Start of frame (not DHT, JPG or DAC, which share the range): height, then width.
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    return (big16(at + 7), big16(at + 5))
+                }
+                if marker == 0xDA || marker == 0xD9 { return nil }
+                at += 2 + big16(at + 2)
+            }
+            return nil
+        case .webp?:
+            guard bytes.count >= 30 else { return nil }
+            switch String(decoding: bytes[12..<16], as: UTF8.self) {
+            case "VP8X": return (little24(24) + 1, little24(27) + 1)
+            case "VP8L":
+                let bits = Int(bytes[21]) | Int(bytes[22]) << 8 | Int(bytes[23]) << 16 | Int(bytes[24]) << 24
+                return ((bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1)
+            case "VP8 ": return (little16(26) & 0x3FFF, little16(28) & 0x3FFF)
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}
