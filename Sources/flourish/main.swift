@@ -233,6 +233,8 @@ if let importFrom {
         }
         if !entries.spanWords.isEmpty { print(entries.spanWords) }
         if !file.remarks.isEmpty { print(file.remarks) }
+        let notKept = ImportFile.valuesNotKept(in: entries, measures: file.measures)
+        if !notKept.isEmpty { print(notKept) }
         switch entries.withoutMood {
         case 0: break
         case 1: print(tr("1 of them has no mood, and is kept without one."))

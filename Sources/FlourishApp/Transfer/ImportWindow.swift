@@ -151,6 +151,8 @@ final class ImportWindow {
                         : String(format: tr("%@ of them have no mood, and are kept without one."), moodless.formatted()))
                 }
                 if !file.remarks.isEmpty { summary.text += " " + file.remarks }
+                let notKept = ImportFile.valuesNotKept(in: entries, measures: file.measures)
+                if !notKept.isEmpty { summary.text += " " + notKept }
                 importButton.isSensitive = counts.adding > 0
                 if counts.adding == 0 { summary.text += " " + tr("There is nothing new to import.") }
             case .failure(let error):

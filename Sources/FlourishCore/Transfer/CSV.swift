@@ -29,10 +29,20 @@ public enum CSV {
     /// (LF or CRLF); records end with LF or CRLF; a blank line is no record. A quote left open
     /// at the end, or text straight after a closing quote, is a problem named with its line.
     /// `separator` is a comma, or what a spreadsheet saved in its place (";", a tab).
+    /// The longest field read, in characters: no journal's text comes near it.
+    static let fieldLimit = 1 << 20
+
     public static func records(_ text: String, separator: Unicode.Scalar = ",") throws(Problem) -> [Record] {
         var records: [Record] = []
         var fields: [String] = []
         var field = ""
+        // Counted as it grows: a field past `fieldLimit` is refused at once, not carried along.
+        var length = 0
+        func grow(_ scalar: Unicode.Scalar, line: Int) throws(Problem) {
+            length += 1
+            if length > fieldLimit { throw Problem(line: line, reason: "a field longer than 1 MiB of text, longer than any journal's") }
+            field.unicodeScalars.append(scalar)
+        }
         var line = 1, recordLine = 1
         var quoted = false, closedQuote = false, quotedFrom = 1
         var scalars = Substring(text).unicodeScalars[...]
@@ -43,6 +53,7 @@ public enum CSV {
             if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
             fields = []
             field = ""
+            length = 0
             closedQuote = false
         }
         var index = scalars.startIndex
@@ -52,7 +63,7 @@ public enum CSV {
             if quoted {
                 if scalar == "\"" {
                     if index < scalars.endIndex, scalars[index] == "\"" {
-                        field.unicodeScalars.append("\"")
+                        try grow("\"", line: quotedFrom)
                         index = scalars.index(after: index)
                     } else {
                         quoted = false
@@ -60,7 +71,7 @@ public enum CSV {
                     }
                 } else {
                     if scalar == "\n" { line += 1 }
-                    field.unicodeScalars.append(scalar)
+                    try grow(scalar, line: quotedFrom)
                 }
                 continue
             }
@@ -68,11 +79,12 @@ public enum CSV {
             case separator:
                 fields.append(field)
                 field = ""
+                length = 0
                 closedQuote = false
             case "\r":
                 // CRLF ends a record; a lone CR is kept as text.
                 if index < scalars.endIndex, scalars[index] == "\n" { continue }
-                field.unicodeScalars.append(scalar)
+                try grow(scalar, line: line)
             case "\n":
                 endRecord()
                 line += 1
@@ -83,7 +95,7 @@ public enum CSV {
             default:
                 if closedQuote { throw Problem(line: line, reason: "text follows a closing quote") }
                 if scalar == "\"" { throw Problem(line: line, reason: "a quote inside a field that does not start with one") }
-                field.unicodeScalars.append(scalar)
+                try grow(scalar, line: line)
             }
         }
         if quoted { throw Problem(line: quotedFrom, reason: "a quote opened here is never closed") }

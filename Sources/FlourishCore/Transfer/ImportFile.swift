@@ -189,6 +189,26 @@ public enum ImportFile: Sendable {
         }
     }
 
+    /// What the import leaves out of measures' values, said before it, never in silence: a
+    /// value a scale cannot hold (7 on 1 to 5, a half step) or one that is not a number. One
+    /// sentence per measure ("2 values of “Energy” are not one of its steps (1 to 5), and are
+    /// not kept."); "" for none. Measures are matched by name, in any case.
+    public static func valuesNotKept(in entries: [ImportedEntry], measures: [ImportedMeasure]) -> String {
+        let kinds = Dictionary(measures.map { (MeasureDefinition.key($0.definition.name), $0.definition.kind) }, uniquingKeysWith: { first, _ in first })
+        var refused: [String: (name: String, count: Int)] = [:]
+        for entry in entries {
+            for (name, value) in entry.measures {
+                let kind = kinds[MeasureDefinition.key(name)] ?? .number
+                let kept = value.isFinite && (kind == .number || MeasureKind.scaleSteps.contains(value) && value.rounded() == value)
+                if !kept { refused[MeasureDefinition.key(name), default: (name, 0)].count += 1 }
+            }
+        }
+        return refused.values.sorted { $0.name < $1.name }.map { name, count in
+            count == 1 ? String(format: tr("1 value of “%@” is not one it can hold, and is not kept."), name)
+                : String(format: tr("%@ values of “%@” are not ones it can hold, and are not kept."), "\(count)", name)
+        }.joined(separator: " ")
+    }
+
     /// "2 photos are left behind: …", or "" for none.
     static func photosLeftBehind(_ count: Int) -> String {
         switch count {

@@ -435,6 +435,33 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(entry.leftBehind, ["huge.png", "tall.jpeg"], "named, never stored or thumbnailed")
     }
 
+    func testACSVFieldLongerThanAnyJournalsIsRefusedAtOnce() throws {
+        let path = folder.file("daylio.csv")
+        let note = String(repeating: "a", count: CSV.fieldLimit + 1)
+        try Data("full_date,date,weekday,time,mood,activities,note_title,note\n2024-03-01,March 1,Friday,21:00,rad,,Long,\"\(note)\"\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ImportFile.read(path: path)) { error in
+            XCTAssertEqual((error as? ImportProblem)?.message, "Line 2: a field longer than 1 MiB of text, longer than any journal's.")
+        }
+    }
+
+    func testAValueAMeasureCannotHoldIsSaidBeforeTheImportNotDroppedInSilence() throws {
+        let store = try JournalStore(path: folder.file("from.sqlite"))
+        let energy = try store.createMeasure(MeasureDefinition(name: "Energy", kind: .scale))
+        let sleep = try store.createMeasure(MeasureDefinition(name: "Sleep", kind: .number, unit: "hours"))
+        _ = try store.save(NewEntry(title: "Tired", body: "", mood: .meh, measures: [energy.id: 2, sleep.id: 5.5]))
+        _ = try store.save(NewEntry(title: "Wired", body: "", mood: .okay, measures: [energy.id: 4]))
+        let path = folder.file("journal.json")
+        _ = try store.export(.json, to: path)
+        // As a hand (or another program) left it: 7 and 4.5 on a scale of 1 to 5.
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"Energy\":2", with: "\"Energy\":7").replacingOccurrences(of: "\"Energy\":4", with: "\"Energy\":4.5")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let file = try ImportFile.read(path: path)
+        XCTAssertEqual(ImportFile.valuesNotKept(in: file.entries ?? [], measures: file.measures),
+                       "2 values of “Energy” are not ones it can hold, and are not kept.")
+    }
+
     func testAPipeOrAFolderIsRefusedBeforeItIsOpened() throws {
         let pipe = folder.file("journal.json")
         XCTAssertEqual(mkfifo(pipe, 0o600), 0)
