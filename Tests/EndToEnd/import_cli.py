@@ -166,6 +166,48 @@ check("its markup made readable, its category a tag",
       rows("SELECT title, body FROM entry WHERE title = 'Swam in the lake'") == [("Swam in the lake", "Holiday: Lake")]
       and rows("SELECT count(*) FROM tag WHERE name = 'Holiday'") == [(1,)])
 
+def claim_size(path, member, size):
+    """Makes the ZIP file's listing say `member` unpacks to `size` bytes, as a file made to
+    inflate to gigabytes says it: its central directory entry's uncompressed size."""
+    with open(path, "r+b") as file:
+        data = bytearray(file.read())
+        at = data.find(b"PK\x01\x02")
+        while at != -1:
+            name_length = int.from_bytes(data[at + 28:at + 30], "little")
+            if data[at + 46:at + 46 + name_length] == member.encode():
+                data[at + 24:at + 28] = size.to_bytes(4, "little")
+            at = data.find(b"PK\x01\x02", at + 4)
+        file.seek(0)
+        file.write(data)
+
+
+bomb = os.path.join(root, "bomb.zip")
+with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.writestr("journal.json", json.dumps({"format": "flourish-journal", "version": 1, "entries": []}))
+claim_size(bomb, "journal.json", 0xFFFFFFF0)
+count = rows("SELECT count(*) FROM entry")
+status, out, err = run("--import", bomb)
+check("a journal.json that would unpack to 4 GiB is refused unread, in one line",
+      status == 1 and "larger than 512 MiB unpacked" in err and err.count("\n") == 0 and rows("SELECT count(*) FROM entry") == count)
+
+spaces = os.path.join(root, "spaces.zip")
+with zipfile.ZipFile(spaces, "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.writestr("Journal.json", json.dumps({"metadata": {}, "entries": [
+        {"uuid": "5PACE5", "creationDate": "2019-09-09T09:09:09Z", "text": "Spaces\n![](dayone-moment://S)",
+         "photos": [{"identifier": "S", "md5": "spaces", "type": "jpeg"}]}]}))
+    archive.writestr("photos/spaces.jpeg", bytes([0xFF, 0xD8, 0xFF, 0xE0]) + b" " * 4096)
+claim_size(spaces, "photos/spaces.jpeg", 0x80000000)
+status, out, err = run("--import", spaces)
+check("a 'photo' of 2 GiB behind a JPEG's first bytes is left behind and said, the entry kept",
+      status == 0 and "1 photo is left behind" in out and "Imported 1 entries" in out
+      and rows("SELECT count(*) FROM entry_photo JOIN entry ON entry.id = entry_id WHERE title = 'Spaces'") == [(0,)])
+
+deep = os.path.join(root, "deep.json")
+with open(deep, "w") as file:
+    file.write('{"metadata": {}, "entries": ' + "[" * 100_000 + "]" * 100_000 + "}")
+status, out, err = run("--import", deep)
+check("JSON nested 100,000 deep is refused in one line, never a crash", status == 1 and err.count("\n") == 0 and "JSON" in err)
+
 fifo = os.path.join(root, "pipe.json")
 os.mkfifo(fifo)
 status, out, err = run("--import", fifo)
