@@ -421,7 +421,8 @@ enum JournalSchema {
                 guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
                                                     arguments: [table]),
                       sql.components(separatedBy: before).count == 2 else {
-                    throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the table \(table) is not as Flourish made it")
+                    // Not "damaged": the journal is whole, only written by other hands; it stays as it was.
+                    throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the table \(table) is not as Flourish made it, so it cannot gain entries without a mood")
                 }
                 try db.execute(sql: "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
                                arguments: [sql.replacingOccurrences(of: before, with: after), table])

@@ -88,7 +88,7 @@ public enum ImportFile: Sendable {
             guard let source = ImportSources.source(of: input) else {
                 throw ImportProblem(line: nil, reason: tr("This folder holds no notes named by their day (such as 2024-03-02.md) and no RedNotebook months (2024-03.txt): choose such a folder, or an export file."))
             }
-            return .foreign(try source.read(input))
+            return .foreign(try source.read(input).checked())
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw ImportProblem(line: nil, reason: tr("This is not a file but a pipe or a device, so Flourish does not read it."))
@@ -122,7 +122,7 @@ public enum ImportFile: Sendable {
         // Flourish's own export first (it names itself); then the other apps', by their shape.
         if !(isJSON && text.contains(ExportDocument.formatName)),
            let source = ImportSources.source(of: ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)) {
-            return .foreign(try source.read(ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)))
+            return .foreign(try source.read(ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)).checked())
         }
         if isJSON {
             let (entries, tags, measures) = try FlourishJSON.entries(in: text, data: data)
@@ -140,7 +140,7 @@ public enum ImportFile: Sendable {
         if archive.contains(DaylioBackup.member) { return .daylio(try DaylioBackup.read(archive)) }
         guard archive.contains(ZIPExport.journalMember) else {
             let input = ImportInput(path: path, archive: archive, text: nil, data: nil, calendar: calendar)
-            if let source = ImportSources.source(of: input) { return .foreign(try source.read(input)) }
+            if let source = ImportSources.source(of: input) { return .foreign(try source.read(input).checked()) }
             throw ImportProblem(line: nil, reason: tr("This ZIP file is none of the exports Flourish reads (Flourish’s, Daylio’s or Diaro’s backup, Day One’s, Journey’s, a folder of notes), so there is nothing in it to import."))
         }
         // Flourish's own journal can be large (years of long entries): a bound of its own.

@@ -7,6 +7,9 @@ final class ImportFolder: ImportFiles, @unchecked Sendable {
     /// Every regular file's path inside the folder, found once ("2024/2024-03-02.md"); hidden
     /// files and folders (".obsidian", ".trash") are left out.
     let paths: [String]
+    /// The same, to look up: a listed folder serves its own files and nothing else ("../x",
+    /// a link out of it), whatever a note names.
+    private let listed: Set<String>?
 
     /// A folder holding more files than this is not a journal's: its listing stops there.
     static let fileLimit = 200_000
@@ -18,6 +21,7 @@ final class ImportFolder: ImportFiles, @unchecked Sendable {
         var found: [String] = []
         guard listing else {
             paths = []
+            listed = nil
             return
         }
         let base = URL(fileURLWithPath: root)
@@ -32,9 +36,11 @@ final class ImportFolder: ImportFiles, @unchecked Sendable {
             }
         }
         paths = found.sorted()
+        listed = Set(found)
     }
 
     private func regularFile(_ member: String) -> String? {
+        if let listed, !listed.contains(member) { return nil }
         let path = (root as NSString).appendingPathComponent(member)
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }

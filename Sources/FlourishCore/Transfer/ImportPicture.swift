@@ -15,7 +15,8 @@ enum ImportPicture {
         guard let size = files.size(of: member), size <= UInt64(byteLimit),
               let head = files.head(of: member, count: headLength), PhotoFormat.of(head) != nil else { return false }
         guard let (width, height) = dimensions(of: head) else { return true }
-        return width > 0 && height > 0 && width * height <= pixelLimit
+        // Divided, not multiplied: a header may claim 4,294,967,295 a side.
+        return width > 0 && height > 0 && width <= pixelLimit / height
     }
 
     /// The width and height a picture's header gives, when it gives them in `head`: PNG's IHDR,

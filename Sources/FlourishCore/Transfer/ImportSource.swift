@@ -16,6 +16,21 @@ public struct ForeignJournal: Sendable {
     public init(source: String) {
         self.source = source
     }
+
+    /// The years a journal's times can hold (its dates are written with four digits).
+    static let earliest = ExportedTime(milliseconds: Int64(Insights.Day(year: 1, month: 1, day: 1).number) * 86_400_000)
+    static let latest = ExportedTime(milliseconds: Int64(Insights.Day(year: 9999, month: 12, day: 31).number + 1) * 86_400_000 - 1)
+
+    /// The journal, each entry's times checked: one outside the years 1 to 9999 refuses the file
+    /// (saved, it would come back unreadable).
+    func checked() throws(ImportProblem) -> ForeignJournal {
+        for (index, entry) in entries.enumerated() {
+            for time in [entry.createdAt] + (entry.updatedAt.map { [$0] } ?? []) where time < Self.earliest || time > Self.latest {
+                throw ImportProblem(line: nil, reason: String(format: tr("entry %@: its time is not between the years 1 and 9999."), "\(index + 1)"))
+            }
+        }
+        return self
+    }
 }
 
 /// A file to import, as a source is given it to recognise and read: its path, and either the

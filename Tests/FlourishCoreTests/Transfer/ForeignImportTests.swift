@@ -462,6 +462,48 @@ final class ForeignImportTests: XCTestCase {
                        "2 values of “Energy” are not ones it can hold, and are not kept.")
     }
 
+    /// Files made to break the readers: each is refused in words or read safely, never a crash,
+    /// and nothing outside the folder chosen is read.
+    func testHostileFilesAreRefusedOrReadSafely() throws {
+        func refused(_ path: String, _ words: String, file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertThrowsError(try ImportFile.read(path: path, calendar: berlin), file: file, line: line) { error in
+                XCTAssertTrue((error as? ImportProblem)?.message.contains(words) ?? false, "\(error)", file: file, line: line)
+            }
+        }
+        // Front matter left empty, as a template leaves it.
+        let notes = folder.file("notes")
+        try FileManager.default.createDirectory(atPath: (notes as NSString).appendingPathComponent("in"), withIntermediateDirectories: true)
+        try Data("---\n---\nEmpty front matter\n![](../../secret.jpg) ![](./../secret.jpg)\n".utf8)
+            .write(to: URL(fileURLWithPath: (notes as NSString).appendingPathComponent("in/2024-01-01.md")))
+        try PhotoStoreTests.picture(91).write(to: URL(fileURLWithPath: folder.file("secret.jpg")))
+        let note = try XCTUnwrap(try foreign(notes).entries.first)
+        XCTAssertEqual(note.title, "Empty front matter")
+        XCTAssertEqual(note.photos, [], "a picture outside the folder chosen is never read")
+        XCTAssertEqual(note.leftBehind, ["../../secret.jpg", "./../secret.jpg"])
+        // A PNG claiming 4,294,967,295 pixels a side.
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+        png += Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 6, 0, 0, 0])
+        try png.write(to: URL(fileURLWithPath: (notes as NSString).appendingPathComponent("in/huge.png")))
+        XCTAssertFalse(ImportPicture.isKeepable("in/huge.png", in: ImportFolder(root: notes)))
+        // Times no journal can hold.
+        let diaro = folder.file("DiaroBackup.xml")
+        try Data("<data><table name=\"diaro_entries\"><r><uid>x</uid><date>-9223372036854775808</date></r></table></data>".utf8)
+            .write(to: URL(fileURLWithPath: diaro))
+        refused(diaro, "is not a time")
+        let jrnl = folder.file("jrnl.json")
+        try json(["entries": [["title": "t", "body": "", "date": "100000000000000000-01-01", "time": "09:00"]]]).write(to: URL(fileURLWithPath: jrnl))
+        refused(jrnl, "is not a date and time")
+        let journey = folder.file("journey.json")
+        try json(["id": "j", "date_journal": -100_000_000_000_000, "text": "Long ago"]).write(to: URL(fileURLWithPath: journey))
+        refused(journey, "its time is not between the years 1 and 9999")
+        // A month nested a thousand deep.
+        let months = folder.file("months")
+        try FileManager.default.createDirectory(atPath: months, withIntermediateDirectories: true)
+        try Data(("1: " + String(repeating: "{a: ", count: 1_000) + "null" + String(repeating: "}", count: 1_000) + "\n").utf8)
+            .write(to: URL(fileURLWithPath: (months as NSString).appendingPathComponent("2015-03.txt")))
+        refused(months, "is not a RedNotebook month")
+    }
+
     func testAPipeOrAFolderIsRefusedBeforeItIsOpened() throws {
         let pipe = folder.file("journal.json")
         XCTAssertEqual(mkfifo(pipe, 0o600), 0)

@@ -90,9 +90,10 @@ struct DayOneEntries {
         var found: [(String, Range<String.Index>)] = []
         var rest = text.startIndex..<text.endIndex
         while let open = text.range(of: "![", range: rest) {
-            guard let link = text.range(of: "](dayone-moment:", range: open.upperBound..<text.endIndex),
-                  !text[open.upperBound..<link.lowerBound].contains("\n"),
-                  let close = text.range(of: ")", range: link.upperBound..<text.endIndex) else {
+            // Looked for on its line only: a text full of "![" stays a single pass.
+            let line = open.upperBound..<(text[open.upperBound...].firstIndex(of: "\n") ?? text.endIndex)
+            guard let link = text.range(of: "](dayone-moment:", range: line),
+                  let close = text.range(of: ")", range: link.upperBound..<line.upperBound) else {
                 rest = open.upperBound..<text.endIndex
                 continue
             }

@@ -211,7 +211,7 @@ struct DiaroEntries {
                 ImportProblem(line: nil, reason: String(format: tr("entry %@: %@"), "\(index + 1)", reason))
             }
             guard let uid = row["uid"], !uid.isEmpty else { throw problem(tr("its uid is missing.")) }
-            guard let milliseconds = row["date"].flatMap(Int64.init), abs(milliseconds) < 1_000_000_000_000_000 else {
+            guard let milliseconds = row["date"].flatMap(Int64.init), milliseconds.magnitude < 1_000_000_000_000_000 else {
                 throw problem(String(format: tr("its date “%@” is not a time."), row["date"] ?? ""))
             }
             var mood: Mood?

@@ -56,15 +56,18 @@ enum JourneyExport: ImportSource {
             let text = (item["type"] as? String)?.lowercased() == "html" ? DaylioNote.html(rawText) : rawText
             let (title, body) = ForeignText.titleAndBody(text)
             var mood: Mood?
-            if let step = (item["mood"] as? NSNumber)?.intValue, step != 0 {
-                guard (1...5).contains(step) else { throw problem(String(format: tr("its mood %@ is not one of Journey’s five (1 to 5)."), "\(step)")) }
+            if let given = (item["mood"] as? NSNumber)?.doubleValue, given != 0 {
+                guard let step = [1, 2, 3, 4, 5].first(where: { Double($0) == given }) else {
+                    throw problem(String(format: tr("its mood %@ is not one of Journey’s five (1 to 5)."), (item["mood"] as? NSNumber)?.stringValue ?? ""))
+                }
                 mood = DaylioMoods.mood(forStep: step)
             }
             var entry = ImportedEntry(uuid: ImportIdentity.uuid(["journey", id]), title: title, body: body, mood: mood,
                                       createdAt: ExportedTime(milliseconds: Int64(milliseconds.rounded())),
                                       tags: (item["tags"] as? [String]) ?? [], location: location(item))
-            if let modified = (item["date_modified"] as? NSNumber)?.int64Value, modified > entry.createdAt.milliseconds {
-                entry.updatedAt = ExportedTime(milliseconds: modified)
+            if let modified = (item["date_modified"] as? NSNumber)?.doubleValue, modified.isFinite, abs(modified) < 1e15,
+               Int64(modified.rounded()) > entry.createdAt.milliseconds {
+                entry.updatedAt = ExportedTime(milliseconds: Int64(modified.rounded()))
             }
             for file in item["photos"] as? [String] ?? [] {
                 let member = folder.isEmpty ? file : "\(folder)/\(file)"

@@ -39,7 +39,7 @@ enum JrnlExport: ImportSource {
     static func localTime(date: String, time: String, calendar: Calendar) -> ExportedTime? {
         let day = date.split(separator: "-").compactMap { Int($0) }
         let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard day.count == 3, (2...3).contains(clock.count), (1...12).contains(day[1]),
+        guard day.count == 3, (2...3).contains(clock.count), (1...9999).contains(day[0]), (1...12).contains(day[1]),
               (1...Insights.Day.length(ofMonth: day[1], in: day[0])).contains(day[2]),
               (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0..<60).contains(clock.count == 3 ? clock[2] : 0),
               let moment = calendar.date(from: DateComponents(year: day[0], month: day[1], day: day[2], hour: clock[0], minute: clock[1],

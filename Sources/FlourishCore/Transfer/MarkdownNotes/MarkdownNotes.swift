@@ -119,12 +119,20 @@ struct MarkdownNoteReader {
 
     /// The front matter's keys with their values (a list's items, or one value), and the text after it.
     static func frontMatter(of text: String) -> (values: [String: [String]], rest: String) {
-        guard text.hasPrefix("---\n"), let end = text.range(of: "\n---", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex) else {
+        guard text.hasPrefix("---\n") else { return ([:], text) }
+        let start = text.index(text.startIndex, offsetBy: 4)
+        // The closing line: right away ("---\n---", front matter left empty) or after some.
+        let end: Range<String.Index>
+        if text[start...].hasPrefix("---") {
+            end = start..<text.index(start, offsetBy: 3)
+        } else if let found = text.range(of: "\n---", range: start..<text.endIndex) {
+            end = found
+        } else {
             return ([:], text)
         }
         var values: [String: [String]] = [:]
         var key: String?
-        for line in text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in text[start..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: true) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("- "), let key {
                 values[key, default: []].append(unquoted(String(trimmed.dropFirst(2))))
@@ -150,15 +158,14 @@ struct MarkdownNoteReader {
         var found: [(String, Range<String.Index>)] = []
         var rest = text.startIndex..<text.endIndex
         while let open = text.range(of: "![", range: rest) {
-            if text[open.upperBound...].hasPrefix("["), let close = text.range(of: "]]", range: open.upperBound..<text.endIndex),
-               !text[open.upperBound..<close.lowerBound].contains("\n") {
+            // Looked for on its line only: a text full of "![" stays a single pass.
+            let line = open.upperBound..<(text[open.upperBound...].firstIndex(of: "\n") ?? text.endIndex)
+            if text[open.upperBound...].hasPrefix("["), let close = text.range(of: "]]", range: line) {
                 let inner = text[text.index(after: open.upperBound)..<close.lowerBound]
                 found.append((String(inner.split(separator: "|", maxSplits: 1).first ?? ""), open.lowerBound..<close.upperBound))
                 rest = close.upperBound..<text.endIndex
-            } else if let middle = text.range(of: "](", range: open.upperBound..<text.endIndex),
-                      !text[open.upperBound..<middle.lowerBound].contains("\n"),
-                      let close = text.range(of: ")", range: middle.upperBound..<text.endIndex),
-                      !text[middle.upperBound..<close.lowerBound].contains("\n") {
+            } else if let middle = text.range(of: "](", range: line),
+                      let close = text.range(of: ")", range: middle.upperBound..<line.upperBound) {
                 var target = String(text[middle.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
                 if target.hasPrefix("<"), target.hasSuffix(">") { target = String(target.dropFirst().dropLast()) }
                 target = String(target.split(separator: " ", maxSplits: 1).first ?? "") // a "title" after it

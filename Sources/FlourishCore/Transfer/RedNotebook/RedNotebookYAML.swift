@@ -45,7 +45,12 @@ enum RedNotebookYAML {
     }
 
     /// A block mapping whose keys are at `indent`.
-    private static func block(_ lines: [String], _ index: inout Int, indent: Int) throws(Malformed) -> Node {
+    /// Deeper than this is no RedNotebook month (its days go three deep): refused, never
+    /// followed down until the stack runs out.
+    static let depthLimit = 32
+
+    private static func block(_ lines: [String], _ index: inout Int, indent: Int, depth: Int = 0) throws(Malformed) -> Node {
+        guard depth < depthLimit else { throw Malformed(line: index + 1) }
         var pairs: [(key: String, value: Node)] = []
         while index < lines.count {
             let line = lines[index]
@@ -64,7 +69,7 @@ enum RedNotebookYAML {
                 // A nested mapping, or a scalar on the lines below.
                 let next = lines[index...].first { !isBlank($0) }
                 if let next, indentation(next) > indent, Cursor(next.trimmingCharacters(in: .whitespaces)).looksLikeKey {
-                    pairs.append((key, try block(lines, &index, indent: indentation(next))))
+                    pairs.append((key, try block(lines, &index, indent: indentation(next), depth: depth + 1)))
                 } else {
                     pairs.append((key, try value(continuing: "", lines, &index, indent: indent)))
                 }
@@ -136,10 +141,17 @@ enum RedNotebookYAML {
             return nil
         }
 
+        /// How many flow mappings the cursor is inside.
+        var depth = 0
+
         mutating func flowValue(inFlow: Bool) -> Node? {
             skipSpace()
             switch current {
-            case "{": return mapping()
+            case "{":
+                guard depth < RedNotebookYAML.depthLimit else { return nil }
+                depth += 1
+                defer { depth -= 1 }
+                return mapping()
             case "'", "\"": return quoted()
             case nil: return .null
             default: return plain(inFlow: inFlow)
