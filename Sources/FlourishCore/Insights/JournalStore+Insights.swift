@@ -205,6 +205,8 @@ extension JournalStore {
 /// as a journal's are.
 struct MoodsByID {
     private var pairs: [(id: Int64, mood: Int, day: Int)] = []
+    /// The mood of an entry that has none, where a table keeps such entries (measure insights).
+    static let noMood = 6
     private var lowest = Int64.max, highest = Int64.min
 
     mutating func append(id: Int64, mood: Int, day: Int = 0) {

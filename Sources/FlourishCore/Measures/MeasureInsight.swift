@@ -100,7 +100,7 @@ public struct MeasureInsight: Sendable, Equatable {
                 // highest value is in the last.
                 band = edges.firstIndex { value.value >= $0.0 && value.value < $0.1 } ?? (value.value == high ? edges.count - 1 : nil)
             }
-            guard let band else { continue }
+            guard let band, (0...5).contains(value.mood) else { continue } // no mood: in no band's average
             moods[band] = moods[band] + MoodAverage(count: 1, total: 5 - value.mood)
         }
         bands = zip(edges, moods).map { Band(lower: $0.0, upper: $0.1, mood: $1) }
@@ -134,8 +134,14 @@ extension JournalStore {
             try Self.step(db, sql: "SELECT created_at, mood, id FROM entry WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at",
                      arguments: arguments) { row in
                 guard let seconds = Self.utcSeconds(row, column: 0) else { return }
-                let mood = Int(sqlite3_column_int64(row, 1))
-                guard sqlite3_column_type(row, 1) == SQLITE_INTEGER, (0...5).contains(mood) else { return }
+                // An entry without a mood still gives its values (their days and averages), and
+                // is left out of the moods by band only.
+                var mood = Int(sqlite3_column_int64(row, 1))
+                if sqlite3_column_type(row, 1) == SQLITE_NULL {
+                    mood = MoodsByID.noMood
+                } else {
+                    guard sqlite3_column_type(row, 1) == SQLITE_INTEGER, (0...5).contains(mood) else { return }
+                }
                 let day = Int((Double(seconds + clock.offset(at: seconds)) / 86_400).rounded(.down))
                 moods.append(id: sqlite3_column_int64(row, 2), mood: mood, day: day)
             }

@@ -108,6 +108,18 @@ final class EntriesWithoutMoodTests: XCTestCase {
         XCTAssertEqual(try store.insights(for: .year(2025), now: now, calendar: utc).withoutMood, 0)
     }
 
+    func testAMeasuresValuesOnEntriesWithoutAMoodCountButStayOutOfTheMoodsByBand() throws {
+        let store = try JournalStore(path: folder.file("journal.sqlite"))
+        let sleep = try store.createMeasure(MeasureDefinition(name: "Sleep", kind: .scale))
+        let start = 1_767_225_600.0 + 12 * 3_600
+        _ = try store.save(NewEntry(title: "Good", body: "", mood: .theBest, measures: [sleep.id: 4]), createdAt: Date(timeIntervalSince1970: start))
+        _ = try store.save(NewEntry(title: "Imported", body: "", mood: nil, measures: [sleep.id: 4]), createdAt: Date(timeIntervalSince1970: start + 86_400))
+        let insight = try XCTUnwrap(try store.measureInsights(for: .year(2026), now: Date(timeIntervalSince1970: start + 10 * 86_400), calendar: utc).first)
+        XCTAssertEqual(insight.count, 2, "both values count")
+        XCTAssertEqual(insight.days.count, 2, "each on its day")
+        XCTAssertEqual(insight.bands[3].mood.count, 1, "the mood by band only from the entry with one")
+    }
+
     func testExportsWriteNullOrNothingAndTheJSONComesBackWithoutAMood() throws {
         let path = folder.file("from.sqlite")
         let store = try JournalStore(path: path)
