@@ -926,6 +926,22 @@ def import_through_the_chooser(app, path):
     keys("Return")
 
 
+def import_then_quit(app, notice):
+    """Import in the Import window, its notice seen, then Ctrl+Q: the file is then whole to read."""
+    press(app.wait("the Import button", "push button", "Import"))
+    app.wait("the import's notice", "label", notice)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
+def file_rows(journal, sql):
+    """The rows `sql` reads from the journal file."""
+    with sqlite3.connect(journal) as db:
+        rows = db.execute(sql).fetchall()
+    db.close()
+    return rows
+
+
 def daylio_history_arrives_and_leaves():
     print("journey: a Daylio history is imported, a custom mood mapped; the journal is exported", flush=True)
     journal = os.path.join(WORK, "daylio-journal.sqlite")
@@ -1022,13 +1038,8 @@ def daylio_backup_arrives():
     check("a custom mood is proposed on its own step (not so great)",
           wait_for("not so great shown", lambda: any(node.name == "not so great" for node in descendants(choice)
                                                      if node.getRoleName() == "label") or None))
-    press(app.wait("the Import button", "push button", "Import"))
-    app.wait("the import's notice", "label", "2 entries imported")
-    keys("ctrl+q")
-    check("quits cleanly", app.exit_code() == 0)
-    with sqlite3.connect(journal) as db:
-        rows = db.execute("SELECT title, mood, body, created_at FROM entry ORDER BY created_at").fetchall()
-    db.close()
+    import_then_quit(app, "2 entries imported")
+    rows = file_rows(journal, "SELECT title, mood, body, created_at FROM entry ORDER BY created_at")
     check(f"the entries are in the file at their exact moments, the note as plain text ({rows})",
           rows == [("Comet", 0, "We saw it", "2024-03-01 20:00:00.000"), ("Late night", 4, "Cold, clear\nsky", "2024-03-02 19:30:00.000")])
     with sqlite3.connect(journal) as db:
@@ -1089,6 +1100,26 @@ def day_one_journal_moves_in():
         left = db.execute("SELECT count(*) FROM entry").fetchone()[0]
     db.close()
     check(f"Undo took the whole import back ({left} left)", left == 0)
+
+
+def rednotebook_journal_is_offered():
+    print("journey: a computer keeping a RedNotebook journal is offered its import in the main menu", flush=True)
+    home = os.path.join(WORK, "rednotebook-home")
+    data = os.path.join(home, ".rednotebook", "data")
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "2012-06.txt"), "w", encoding="utf-8") as file:
+        file.write("5:\n  Holiday:\n    Lake: null\n  text: 'Swam in the **lake**\n\n    Cold, then sun.'\n6: {text: Rain all day}\n")
+    journal = os.path.join(WORK, "rednotebook-journal.sqlite")
+    app = Flourish(journal, HOME=home)
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the RedNotebook item, there because this computer has its journal", "menu item", "Import from RedNotebook"))
+    preview = wait_for("what the import will do", lambda: named_containing(app, "A journal from RedNotebook."))
+    check(f"the preview comes at once, from RedNotebook's own folder ({preview.name})",
+          "data: 2 entries, 1 tag, 0 already in your journal." in preview.name and "From 5 June 2012 to 6 June 2012." in preview.name)
+    import_then_quit(app, "2 entries imported")
+    rows = file_rows(journal, "SELECT title, body, mood FROM entry ORDER BY created_at")
+    check(f"its days are entries, without a mood ({rows})",
+          rows == [("Swam in the lake", "Cold, then sun.\n\nHoliday: Lake", None), ("Rain all day", "", None)])
 
 
 def named_containing(app, words):
@@ -2338,7 +2369,7 @@ def main():
                 lambda: journal_survives_a_restart(journal), lambda: entries_are_read_corrected_deleted_and_back_dated(journal),
                 lambda: entries_are_tagged_and_found(journal), location_is_attached_with_consent, damaged_journal_is_left_alone,
                 lambda: damaged_flourish_journal_is_read_not_written(journal), daylio_history_arrives_and_leaves,
-                daylio_backup_arrives, day_one_journal_moves_in, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
+                daylio_backup_arrives, day_one_journal_moves_in, rednotebook_journal_is_offered, journal_syncs_through_a_folder, passphrase_is_changed_in_the_window,
                 locked_journal_opens_on_its_unlock_page, a_file_planted_beside_a_locked_journal_is_set_aside_and_said,
                 a_journal_locked_by_an_earlier_flourish_opens_whole,
                 lock_keeps_the_half_written_words_inside,

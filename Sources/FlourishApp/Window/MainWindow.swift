@@ -55,6 +55,7 @@ final class MainWindow {
         (tr("_Export…"), "win.export"),
         (tr("_Import…"), "win.import"),
         (tr("Import a _Folder of Notes…"), "win.import-folder"),
+    ] + (RedNotebookData.hasJournal ? [(tr("Import from _RedNotebook"), "win.import-rednotebook")] : []) + [
         (tr("_Sync…"), "win.sync"),
         (tr("_Preferences"), "win.preferences"),
         (tr("_Lock"), "app.lock"),
@@ -179,6 +180,8 @@ final class MainWindow {
         window.addAction("export") { [unowned self] in showExport() }
         window.addAction("import") { [unowned self] in chooseImport() }
         window.addAction("import-folder") { [unowned self] in importWindow().chooseFolder(from: window) }
+        // Offered when this computer keeps a RedNotebook journal: its preview at once.
+        window.addAction("import-rednotebook") { [unowned self] in importWindow().read(RedNotebookData.defaultFolder) }
         window.addAction("sync") { [unowned self] in showSync() }
         window.addAction("preferences") { [unowned self] in showPreferences() }
         window.setActionEnabled("sync", sync != nil)

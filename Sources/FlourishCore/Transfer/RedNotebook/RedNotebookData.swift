@@ -11,7 +11,17 @@ import Foundation
 /// identity is its date.
 public enum RedNotebookData: ImportSource {
     /// Where RedNotebook keeps its journal.
-    public static var defaultFolder: String { (NSHomeDirectory() as NSString).appendingPathComponent(".rednotebook/data") }
+    public static var defaultFolder: String {
+        // $HOME first, as RedNotebook itself finds it (NSHomeDirectory reads the password database).
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".rednotebook/data")
+    }
+
+    /// Whether this computer keeps a RedNotebook journal (a month file in its folder): the main
+    /// menu then offers to import it.
+    public static var hasJournal: Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: defaultFolder)) ?? []).contains { month(of: $0) != nil }
+    }
 
     static func recognises(_ input: ImportInput) -> Bool {
         if let files = input.folder.map({ $0 as any ImportFiles }) ?? input.archive {
