@@ -46,9 +46,13 @@ def rows(sql):
         return db.execute(sql).fetchall()
 
 
-# A JPEG's first bytes, then bytes of its own: a picture to Flourish's eyes, byte for byte.
-jpeg = bytes([0xFF, 0xD8, 0xFF, 0xE0]) + b"JFIF\0" + hashlib.sha256(b"heligoland").digest() * 64
-png = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + hashlib.sha256(b"tiles").digest() * 64
+# A JPEG's and a PNG's first bytes and headers giving their size, then bytes of their own: pictures
+# to an import's eyes, compared byte for byte.
+jpeg = (bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + b"JFIF\0" + bytes(9)
+        + bytes([0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+        + hashlib.sha256(b"heligoland").digest() * 64)
+png = (bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"IHDR"
+       + bytes([0, 0, 1, 0x40, 0, 0, 0, 0xF0, 8, 6, 0, 0, 0, 0, 0, 0, 0]) + hashlib.sha256(b"tiles").digest() * 64)
 dayone = os.path.join(root, "Day One export.zip")
 with zipfile.ZipFile(dayone, "w", zipfile.ZIP_DEFLATED) as archive:
     archive.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": [

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Whether a file an import names is a picture Flourish keeps: one of its kinds by its first
-/// bytes, at most `byteLimit` unpacked, and, where its header says its size, at most
-/// `pixelLimit` pixels. Asked before any of it is read whole: a file that is no picture, or
+/// bytes, at most `byteLimit` unpacked, and a header (within its first `headLength` bytes)
+/// giving a size of at most `pixelLimit` pixels. Asked before any of it is read whole: a file that is no picture, or
 /// one made to be enormous (a 60,000 × 60,000 PNG, gigabytes behind a JPEG's first bytes), is
 /// left behind and named, never stored or thumbnailed.
 enum ImportPicture {
@@ -14,13 +14,15 @@ enum ImportPicture {
     static func isKeepable(_ member: String, in files: any ImportFiles) -> Bool {
         guard let size = files.size(of: member), size <= UInt64(byteLimit),
               let head = files.head(of: member, count: headLength), PhotoFormat.of(head) != nil else { return false }
-        guard let (width, height) = dimensions(of: head) else { return true }
+        // A header that does not say its size (within its first 256 KiB) is no picture to keep:
+        // its pixels would be decoded blind.
+        guard let (width, height) = dimensions(of: head) else { return false }
         // Divided, not multiplied: a header may claim 4,294,967,295 a side.
         return width > 0 && height > 0 && width <= pixelLimit / height
     }
 
     /// The width and height a picture's header gives, when it gives them in `head`: PNG's IHDR,
-    /// a JPEG's first frame header, a WebP's VP8, VP8L or VP8X chunk.
+    /// a JPEG's first frame header, a WebP's VP8, VP8L or VP8X chunk, a HEIF's "ispe" property.
     static func dimensions(of head: Data) -> (Int, Int)? {
         let bytes = [UInt8](head)
         func big16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
@@ -56,7 +58,12 @@ enum ImportPicture {
             case "VP8 ": return (little16(26) & 0x3FFF, little16(28) & 0x3FFF)
             default: return nil
             }
-        default:
+        case .heic?:
+            // HEIF keeps each image's size in an "ispe" property: version and flags, width, height.
+            guard let box = head.range(of: Data("ispe".utf8)), box.upperBound + 12 <= head.count else { return nil }
+            let at = box.upperBound - head.startIndex
+            return (big32(at + 4), big32(at + 8))
+        case nil:
             return nil
         }
     }

@@ -11,9 +11,19 @@ final class PhotoStoreTests: XCTestCase {
 
     /// The start of a JPEG with an EXIF block naming a text no file written may show, then
     /// `size` bytes that are the photo's own.
-    static func picture(_ seed: Int, size: Int = 20_000) -> Data {
+    /// `framed` false: as the journals under Tests/Fixtures were given them, before imports
+    /// read a picture's size (the EXIF text straight after the first bytes, no frame header).
+    static func picture(_ seed: Int, size: Int = 20_000, framed: Bool = true) -> Data {
         var generator = SeededBytes(seed: UInt64(seed))
-        return Data([0xFF, 0xD8, 0xFF, 0xE1]) + Data("Exif\0\0FLOURISH-EXIF-MARKER \(seed)".utf8)
+        if !framed {
+            return Data([0xFF, 0xD8, 0xFF, 0xE1]) + Data("Exif\0\0FLOURISH-EXIF-MARKER \(seed)".utf8)
+                + Data((0..<size).map { _ in generator.next() })
+        }
+        // A JPEG's first bytes, an EXIF block, and a frame header saying 640 × 480, as a camera
+        // writes them: an import keeps a picture only where its header gives its size.
+        let exif = Data("Exif\0\0FLOURISH-EXIF-MARKER \(seed)".utf8)
+        let frame = Data([0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+        return Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)]) + exif + frame
             + Data((0..<size).map { _ in generator.next() })
     }
 

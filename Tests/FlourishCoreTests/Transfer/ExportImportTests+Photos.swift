@@ -12,7 +12,9 @@ import ZIPFoundation
 extension ExportImportTests {
     static func png(_ seed: Int) -> Data {
         var generator = SeededBytes(seed: UInt64(seed))
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<5_000).map { _ in generator.next() })
+        // The signature, then its header chunk saying 320 × 240 (an import reads the size there).
+        let header: [UInt8] = [0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0x40, 0, 0, 0, 0xF0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header) + Data((0..<5_000).map { _ in generator.next() })
     }
 
     /// Three entries: the first with two photos of one file name (different pictures) and a
