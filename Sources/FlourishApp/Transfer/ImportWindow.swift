@@ -125,6 +125,10 @@ final class ImportWindow {
         moodsBox.isVisible = !moodChoices.isEmpty
         summary.text = String(format: tr("Reading %@…"), name)
         importButton.isSensitive = false
+        // Made once for the preview: a Daylio file's entries are remade from its mood choices
+        // at each reading of `entries`, for a whole journal.
+        let entries = self.entries
+        let span = entries.spanWords
         model.importSummary(entries) { [weak self] result in
             guard let self else { return }
             // Shown once its words are known: GTK keeps the height a window was first shown at,
@@ -143,7 +147,7 @@ final class ImportWindow {
                              Self.tags(counts.tags), PhotoCount.words(counts.photos), "\(counts.already)")
                 if case .foreign(let journal) = file {
                     summary.text = String(format: tr("A journal from %@."), journal.source) + " " + summary.text
-                    if !entries.spanWords.isEmpty { summary.text += " " + entries.spanWords }
+                    if !span.isEmpty { summary.text += " " + span }
                 }
                 let moodless = entries.withoutMood
                 if moodless > 0 {

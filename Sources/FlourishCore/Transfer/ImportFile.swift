@@ -120,9 +120,10 @@ public enum ImportFile: Sendable {
         }
         let isJSON = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{"
         // Flourish's own export first (it names itself); then the other apps', by their shape.
-        if !(isJSON && text.contains(ExportDocument.formatName)),
-           let source = ImportSources.source(of: ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)) {
-            return .foreign(try source.read(ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)).checked())
+        if !(isJSON && text.contains(ExportDocument.formatName)) {
+            // One input, its JSON parsed once, both to recognise the file and to read it.
+            let input = ImportInput(path: path, archive: nil, text: text, data: data, calendar: calendar)
+            if let source = ImportSources.source(of: input) { return .foreign(try source.read(input).checked()) }
         }
         if isJSON {
             let (entries, tags, measures) = try FlourishJSON.entries(in: text, data: data)
