@@ -10,24 +10,27 @@ fails it.
     bench-import.py --bin DIR --work DIR [--entries 10000] [--photos 2000] [--rounds 3] [--json PATH]
 """
 import argparse
-import hashlib
 import json
 import os
 import random
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
+import sys
 import time
 import zipfile
 
+# The tests' pictures: real ones, made byte by byte.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "EndToEnd"))
+import pictures  # noqa: E402
+
 
 def picture(seed, size):
-    """A JPEG's first bytes and a frame header of 1600 x 1200, then bytes of its own."""
-    header = bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + b"JFIF\0" + bytes(9)
-    frame = bytes([0xFF, 0xC0, 0x00, 0x11, 0x08, 0x04, 0xB0, 0x06, 0x40])
-    body = hashlib.sha256(str(seed).encode()).digest()
-    return header + frame + (body * (size // len(body) + 1))[:size]
+    """A JPEG of 1600 x 1200 that decodes (an import keeps only photos that do), padded to about
+    `size` bytes."""
+    return pictures.jpeg(seed, 1600, 1200, size=size)
 
 
 def journal(entries, photos, seed=1):
@@ -78,8 +81,9 @@ def write_flourish(path, entries, size):
                                                       "tags": ["bench"], "entries": items}))
 
 
-def imported(binary, work, export):
-    """Seconds and peak resident memory (MiB) of one `flourish --import` into a fresh journal."""
+def imported(binary, work, export, photos):
+    """Seconds and peak resident memory (MiB) of one `flourish --import` into a fresh journal,
+    which must then hold all `photos`: an import that left them behind would be timed for less."""
     folder = os.path.join(work, "target")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
@@ -91,6 +95,10 @@ def imported(binary, work, export):
     seconds = time.monotonic() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"bench-import: --import {export} failed: {process.stderr.read().decode()}")
+    with sqlite3.connect(f"file:{os.path.join(folder, 'journal.sqlite')}?mode=ro", uri=True) as db:
+        kept = db.execute("SELECT count(*) FROM entry_photo").fetchone()[0]
+    if kept != photos:
+        raise SystemExit(f"bench-import: --import {export} kept {kept} of its {photos} photos")
     return seconds, usage.ru_maxrss / 1024
 
 
@@ -119,7 +127,7 @@ def main():
         for round_number in range(options.rounds):
             order = [("day_one", day_one), ("flourish", own)]
             for name, path in order if round_number % 2 == 0 else reversed(order):
-                seconds, peak = imported(binary, work, path)
+                seconds, peak = imported(binary, work, path, photos)
                 times[name].append(seconds)
                 memory[name].append(peak)
         ratios = [a / b for a, b in zip(times["day_one"], times["flourish"])]

@@ -82,3 +82,13 @@ public struct PhotoDecodingError: Error, Sendable, Equatable {
         }
     }
 }
+
+extension PhotoDecoding {
+    /// Whether `data` decodes as a picture: read at a thumbnail's size (for a JPEG, inside
+    /// libjpeg at an eighth), all of its data passing through the reader and nothing kept.
+    public static func decodes(_ data: Data) -> Bool {
+        guard let pixels = try? PhotoReader.read(data, fitting: (defaultThumbnailEdge, defaultThumbnailEdge)) else { return false }
+        pixels.release()
+        return true
+    }
+}

@@ -8,7 +8,6 @@ says why in one line.
 
     import_cli.py PATH/TO/flourish
 """
-import hashlib
 import json
 import os
 import shutil
@@ -17,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+
+import pictures
 
 flourish = os.path.abspath(sys.argv[1])
 root = tempfile.mkdtemp(prefix="flourish-import-cli-")
@@ -46,13 +47,9 @@ def rows(sql):
         return db.execute(sql).fetchall()
 
 
-# A JPEG's and a PNG's first bytes and headers giving their size, then bytes of their own: pictures
-# to an import's eyes, compared byte for byte.
-jpeg = (bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + b"JFIF\0" + bytes(9)
-        + bytes([0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
-        + hashlib.sha256(b"heligoland").digest() * 64)
-png = (bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"IHDR"
-       + bytes([0, 0, 1, 0x40, 0, 0, 0, 0xF0, 8, 6, 0, 0, 0, 0, 0, 0, 0]) + hashlib.sha256(b"tiles").digest() * 64)
+# A JPEG and a PNG that decode, each of bytes of its own: compared byte for byte.
+jpeg = pictures.jpeg("heligoland")
+png = pictures.png("tiles")
 dayone = os.path.join(root, "Day One export.zip")
 with zipfile.ZipFile(dayone, "w", zipfile.ZIP_DEFLATED) as archive:
     archive.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": [
@@ -205,6 +202,21 @@ status, out, err = run("--import", spaces)
 check("a 'photo' of 2 GiB behind a JPEG's first bytes is left behind and said, the entry kept",
       status == 0 and "1 photo is left behind" in out and "Imported 1 entries" in out
       and rows("SELECT count(*) FROM entry_photo JOIN entry ON entry.id = entry_id WHERE title = 'Spaces'") == [(0,)])
+
+# A PNG whose header is right (320 x 240) over pixels that are not: its header alone would let it
+# in, its pixels do not decode.
+undecodable = os.path.join(root, "undecodable.zip")
+broken = pictures.png("broken")
+broken = broken[:41] + bytes(b ^ 0x5A for b in broken[41:-12]) + broken[-12:]
+with zipfile.ZipFile(undecodable, "w") as archive:
+    archive.writestr("Journal.json", json.dumps({"metadata": {"version": "1.0"}, "entries": [
+        {"uuid": "B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0", "creationDate": "2020-01-05T10:00:00Z", "text": "Scrambled\n![](dayone-moment://X)",
+         "photos": [{"identifier": "X", "md5": "scrambled", "type": "png"}]}]}))
+    archive.writestr("photos/scrambled.png", broken)
+status, out, err = run("--import", undecodable)
+check("a picture whose header is right but whose pixels do not decode is left behind and said, the entry kept",
+      status == 0 and "1 photo is left behind" in out and "Imported 1 entries" in out
+      and rows("SELECT count(*) FROM entry_photo JOIN entry ON entry.id = entry_id WHERE title = 'Scrambled'") == [(0,)])
 
 deep = os.path.join(root, "deep.json")
 with open(deep, "w") as file:

@@ -22,6 +22,7 @@ import time
 import zipfile
 
 from in_the_clear import files_under, in_the_clear
+import pictures as picture_files
 
 flourish = os.path.abspath(sys.argv[1])
 root = tempfile.mkdtemp(prefix="flourish-lock-cli-")
@@ -383,13 +384,9 @@ check(f"--unlock-at-login off on a plain journal asks the keyring, here out of r
 photo_folder = os.path.join(root, "photo-journal")
 os.makedirs(photo_folder)
 photo_journal = os.path.join(photo_folder, "journal.sqlite")
-# Pictures to an import's eyes: a JPEG's first bytes with its marker text in an APP0 block and
-# a frame header giving its size, a PNG's signature and header chunk, then bytes of their own.
-marker = b"PHOTO-MARKER-LIGHTHOUSE"
-frame = bytes([0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
-png_header = bytes([0, 0, 0, 13]) + b"IHDR" + bytes([0, 0, 1, 0x40, 0, 0, 0, 0xF0, 8, 6, 0, 0, 0, 0, 0, 0, 0])
-pictures = {"photos/IMG_2041.jpg": b"\xff\xd8\xff\xe0" + (len(marker) + 2).to_bytes(2, "big") + marker + frame + os.urandom(40000),
-            "photos/harbour.png": b"\x89PNG\r\n\x1a\n" + png_header + b"PHOTO-MARKER-HARBOUR" + os.urandom(30000)}
+# Pictures that decode, each with its marker text inside (a JPEG's comments, a PNG's text chunk).
+pictures = {"photos/IMG_2041.jpg": picture_files.jpeg("PHOTO-MARKER-LIGHTHOUSE", size=40000),
+            "photos/harbour.png": picture_files.png("PHOTO-MARKER-HARBOUR", 640, 480)}
 photo_entries = [
     {"uuid": "44444444-4444-4444-8444-444444444444", "title": "Lighthouse", "body": "Foghorn", "mood": 1, "mood_title": "",
      "created_at": "2026-11-05T10:00:00.000Z", "tags": [],

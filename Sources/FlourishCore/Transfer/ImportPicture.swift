@@ -1,11 +1,12 @@
 import Foundation
 
 /// Whether a file an import names is a picture Flourish keeps: one of its kinds by its first
-/// bytes, at most `byteLimit` unpacked, and a header (within its first `headLength` bytes)
-/// giving a size of at most `pixelLimit` pixels. Asked before any of it is read whole: a file that is no picture, or
-/// one made to be enormous (a 60,000 × 60,000 PNG, gigabytes behind a JPEG's first bytes), is
-/// left behind and named, never stored or thumbnailed.
-enum ImportPicture {
+/// bytes, at most `byteLimit` unpacked, a header (within its first `headLength` bytes) giving a
+/// size of at most `pixelLimit` pixels, and then pixels that decode (`decoder`). The header is
+/// asked before any of it is read whole: a file that is no picture, or one made to be enormous
+/// (a 60,000 × 60,000 PNG, gigabytes behind a JPEG's first bytes), is left behind and named,
+/// never stored or thumbnailed.
+public enum ImportPicture {
     static let byteLimit = 256 << 20
     static let pixelLimit = 100_000_000
     /// How much of a file is read for its header: a JPEG's size comes after its EXIF block.
@@ -18,8 +19,21 @@ enum ImportPicture {
         // its pixels would be decoded blind.
         guard let (width, height) = dimensions(of: head) else { return false }
         // Divided, not multiplied: a header may claim 4,294,967,295 a side.
-        return width > 0 && height > 0 && width <= pixelLimit / height
+        guard width > 0, height > 0, width <= pixelLimit / height else { return false }
+        guard let decodes = decoder.check else { return true }
+        guard let data = try? files.data(of: member, limit: byteLimit) else { return false }
+        return decodes(data)
     }
+
+    /// Whether a picture's pixels decode, given its bytes: the app's picture reader, set once as
+    /// it starts (the core reads no pixels). Until it is set, the header decides alone.
+    public static var decoder: PictureDecoder {
+        get { decoderLock.withLock { installed } }
+        set { decoderLock.withLock { installed = newValue } }
+    }
+
+    private static let decoderLock = NSLock()
+    nonisolated(unsafe) private static var installed = PictureDecoder(check: nil)
 
     /// The width and height a picture's header gives, when it gives them in `head`: PNG's IHDR,
     /// a JPEG's first frame header, a WebP's VP8, VP8L or VP8X chunk, a HEIF's "ispe" property.
@@ -67,4 +81,11 @@ enum ImportPicture {
             return nil
         }
     }
+}
+
+/// What tells whether a picture's bytes decode (see `ImportPicture.decoder`).
+public struct PictureDecoder: Sendable {
+    public let check: (@Sendable (Data) -> Bool)?
+
+    public init(check: (@Sendable (Data) -> Bool)?) { self.check = check }
 }
