@@ -27,9 +27,11 @@ let package = Package(
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // glibc's malloc tuning, which Swift's Glibc module does not export; GtkKit alone uses it.
         .systemLibrary(name: "CMalloc"),
+        // Enchant 2, for spelling as a person types, with the computer's own dictionaries.
+        .systemLibrary(name: "CEnchant", pkgConfig: "enchant-2", providers: [.apt(["libenchant-2-dev"])]),
         .target(
             name: "GtkKit",
-            dependencies: ["CGtk", "CSecret", "CMalloc"]
+            dependencies: ["CGtk", "CSecret", "CMalloc", "CEnchant"]
         ),
         // glibc's gettext, for the core's own words; no GTK.
         .systemLibrary(name: "CIntl"),

@@ -53,6 +53,13 @@ public enum MainLoop {
         once(action) { run, box, release in g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, seconds, run, box, release) }
     }
 
+    /// Calls `action` once when the GTK thread has nothing more urgent (after drawing and input);
+    /// `cancel` with the returned id stops it first.
+    @discardableResult
+    public static func whenIdle(_ action: @escaping @MainActor () -> Void) -> UInt32 {
+        once(action) { run, box, release in g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, box, release) }
+    }
+
     /// A one-shot GLib source around `action`: `add` gets the callback, the boxed closure and
     /// what releases the box once the source is gone (run, or cancelled).
     @discardableResult

@@ -59,6 +59,13 @@ public class Widget {
     /// Whether the keyboard focus is on this widget or inside it (an entry's focus is on its text child).
     public var containsFocus: Bool { gtk_widget_get_state_flags(raw).rawValue & GTK_STATE_FLAG_FOCUS_WITHIN.rawValue != 0 }
 
+    /// Activates an action by its detailed name ("win.save-entry", "text.undo"), looked for
+    /// from this widget up, as a shortcut would.
+    @discardableResult
+    public func activateAction(_ name: String) -> Bool {
+        gtk_widget_activate_action_variant(raw, name, nil) != 0
+    }
+
     @discardableResult
     public func grabFocus() -> Bool { gtk_widget_grab_focus(raw) != 0 }
 
@@ -226,6 +233,9 @@ public struct Key: Equatable, Sendable {
     public static let pageDown = Key(rawValue: UInt32(GDK_KEY_Page_Down))
     public static let home = Key(rawValue: UInt32(GDK_KEY_Home))
     public static let end = Key(rawValue: UInt32(GDK_KEY_End))
+    /// The Menu key, and F10 (Shift+F10): what opens a context menu from the keyboard.
+    public static let menu = Key(rawValue: UInt32(GDK_KEY_Menu))
+    public static let f10 = Key(rawValue: UInt32(GDK_KEY_F10))
 
     /// Whether this is the letter `letter`, typed in either case (Caps Lock or Shift).
     public func isLetter(_ letter: Character) -> Bool {

@@ -51,11 +51,6 @@ public final class Window: Widget {
         return g_action_get_enabled(action) != 0
     }
 
-    /// Activates an action by its detailed name ("win.save-entry"), as a shortcut would.
-    @discardableResult
-    public func activateAction(_ name: String) -> Bool {
-        gtk_widget_activate_action_variant(raw, name, nil) != 0
-    }
 
     /// The seeds dismiss the keyboard on a tap outside a text field. The desktop equivalent: a
     /// click anywhere that is not inside an editable takes keyboard focus away from the field.

@@ -1200,6 +1200,60 @@ def copy_to_clipboard(mime_type, data):
     return holder
 
 
+def underlined(node, offset):
+    """Whether the character at `offset` of a text node carries the error underline, as a
+    screen reader reads it (AT-SPI's text attributes: GTK 4.8 gives the buffer's tags there)."""
+    attributes, _, _ = node.queryText().getAttributeRun(offset, False)
+    return "underline:error" in attributes
+
+
+def unlocked_at_the_body(locked):
+    """The locked journal opened, unlocked, and the New Entry form's Body focused (Alt+B)."""
+    app = locked.open()
+    field, _ = unlock_page(app)
+    unlock(app, field)
+    body = app.wait("the Body field", "text", "Body")
+    keys("alt+b")
+    wait_for("focus in the Body", lambda: focused(body))
+    return app, body
+
+
+def spelling_is_checked_and_words_kept_sealed():
+    print("journey: spelling is checked as you type, mended from the context menu, and a word added stays sealed in a locked journal", flush=True)
+    locked = LockedJournal("spelling")
+    app, body = unlocked_at_the_body(locked)
+    type_text("Todey we wakled past Gretchenberg")
+    wait_for("the misspelled words underlined, as a screen reader hears them",
+             lambda: underlined(body, 1) and underlined(body, 10) and underlined(body, 25) or None)
+    check("words spelled right are not underlined", not underlined(body, 6) and not underlined(body, 18))
+    screenshot("spelling-underlined.png")
+
+    # The cursor into "wakled" (Home, then nine to the right), and the menu from the keyboard.
+    keys("Home", *["Right"] * 11, "shift+F10")
+    press(app.wait("the suggestion “walked”", "menu item", "walked"))
+    wait_for("the word replaced", lambda: text_of(body) == "Todey we walked past Gretchenberg" or None)
+    check("the suggestion took the word's place, no longer underlined", not underlined(body, 10))
+
+    keys("End", "Left", "Left", "shift+F10")
+    check("the menu offers the dictionaries installed under Language", app.wait("the Language item", "menu item", "Language") is not None)
+    press(app.wait("Add to Dictionary", "menu item", "Add “Gretchenberg” to Dictionary"))
+    wait_for("the word no longer underlined", lambda: not underlined(body, 25) or None)
+    check("a word added is no longer underlined", text_of(body).endswith("Gretchenberg"))
+    keys("ctrl+a", "Delete")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+    locked.check_nothing_in_the_clear("after a word was added", [*LOCKED_WORDS, "Gretchenberg", "wakled"])
+
+    # Opened again: the word is kept, inside the journal.
+    app, body = unlocked_at_the_body(locked)
+    type_text("Gretchenberg and Todey")
+    wait_for("the body checked", lambda: underlined(body, 19) or None)
+    check("the word added is still right, kept in the journal", not underlined(body, 3))
+    keys("ctrl+a", "Delete")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def photos_are_added_seen_and_kept_sealed():
     print("journey: photos are added through the chooser and by pasting, seen in the viewer from the keyboard", flush=True)
     pictures = os.path.join(WORK, "pictures")
@@ -2377,6 +2431,7 @@ def main():
                 screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
+                spelling_is_checked_and_words_kept_sealed,
                 measures_are_kept_searched_and_charted,
                 rows_are_named_for_a_screen_reader, tree_read_while_dialogs_close_never_crashes,
                 # Last: it leaves the session's keyring locked.

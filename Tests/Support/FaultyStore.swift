@@ -57,6 +57,12 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func dataVersion() -> Int? { real.dataVersion() }
     public func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     public func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    public func ownWords() -> [String] { real.ownWords() }
+    public func addOwnWord(_ word: String) throws(JournalError) { try real.addOwnWord(word) }
+    public func spellingLanguage() -> String? { real.spellingLanguage() }
+    public func setSpellingLanguage(_ language: String?) throws(JournalError) { try real.setSpellingLanguage(language) }
+    public func isSpellingChecked() -> Bool { real.isSpellingChecked() }
+    public func setSpellingChecked(_ checked: Bool) throws(JournalError) { try real.setSpellingChecked(checked) }
     public func measures() throws(JournalError) -> [Measure] { try real.measures() }
     public func measureUse() throws(JournalError) -> [Int64: Int] { try real.measureUse() }
     public func createMeasure(_ definition: MeasureDefinition) throws(JournalError) -> Measure {

@@ -31,6 +31,10 @@ enum JournalSchema {
     /// An entry may have no mood (one imported from a journal that has none): `entry.mood` and an
     /// earlier version's may be NULL. No row changes.
     static let optionalMoodMigration = "v11: entries without a mood"
+    /// Spelling: the words a person added to the dictionary (names, places), and the journal's
+    /// own settings (its spelling language). Kept in the journal, not in Enchant's plain word
+    /// lists, so that they are sealed with a locked journal.
+    static let ownWordsMigration = "v12: words of my own"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -75,6 +79,12 @@ enum JournalSchema {
         migrator.registerMigration(photosMigration, foreignKeyChecks: .immediate, migrate: addPhotos)
         migrator.registerMigration(measuresMigration, foreignKeyChecks: .immediate, migrate: addMeasures)
         migrator.registerMigration(optionalMoodMigration, foreignKeyChecks: .immediate, migrate: allowEntriesWithoutMood)
+        migrator.registerMigration(ownWordsMigration, foreignKeyChecks: .immediate) { db in
+            try db.execute(sql: """
+                CREATE TABLE own_word (word TEXT PRIMARY KEY NOT NULL CHECK (length(word) BETWEEN 1 AND 100)) WITHOUT ROWID;
+                CREATE TABLE journal_setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -38,6 +38,15 @@ public protocol JournalStoring: Sendable {
     func mergeTag(id: Int64, into target: Int64) throws(JournalError) -> Int
     /// Removes the tag from its entries and the journal; returns how many entries carried it.
     func deleteTag(id: Int64) throws(JournalError) -> Int
+    /// The words a person added to the dictionary (see `JournalStore+Spelling`).
+    func ownWords() -> [String]
+    func addOwnWord(_ word: String) throws(JournalError)
+    /// The journal's spelling language ("fr_FR"), nil for the desktop's.
+    func spellingLanguage() -> String?
+    func setSpellingLanguage(_ language: String?) throws(JournalError)
+    /// Whether spelling is checked (on unless turned off).
+    func isSpellingChecked() -> Bool
+    func setSpellingChecked(_ checked: Bool) throws(JournalError)
     /// Every measure, in the person's order (see `JournalStore+Measures`).
     func measures() throws(JournalError) -> [Measure]
     /// How many entries carry a value for each measure, by measure id.

@@ -23,6 +23,12 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func dataVersion() -> Int? { real.dataVersion() }
     func matches(_ query: JournalQuery) throws(JournalError) -> [Int64] { try real.matches(query) }
     func tags(counted: Bool) throws(JournalError) -> [Tag] { try real.tags(counted: counted) }
+    func ownWords() -> [String] { real.ownWords() }
+    func addOwnWord(_ word: String) throws(JournalError) { try real.addOwnWord(word) }
+    func spellingLanguage() -> String? { real.spellingLanguage() }
+    func setSpellingLanguage(_ language: String?) throws(JournalError) { try real.setSpellingLanguage(language) }
+    func isSpellingChecked() -> Bool { real.isSpellingChecked() }
+    func setSpellingChecked(_ checked: Bool) throws(JournalError) { try real.setSpellingChecked(checked) }
     func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory] {
         try real.memories(on: today, calendar: calendar)
     }

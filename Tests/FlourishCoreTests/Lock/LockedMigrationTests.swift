@@ -66,7 +66,7 @@ final class LockedMigrationTests: XCTestCase {
         let setAside: Set<String> = uuidsGiven ? ["uuid"] : []
         let lockedRows = try everyRow(locked, cipher: cipher, settingAside: setAside)
         let plainRows = try everyRow(plain, cipher: nil, settingAside: setAside)
-        XCTAssertEqual(lockedRows["grdb_migrations"]?.last, ["text:'\(JournalSchema.optionalMoodMigration)'"],
+        XCTAssertEqual(lockedRows["grdb_migrations"]?.last, ["text:'\(JournalSchema.ownWordsMigration)'"],
                        "\(name): every migration ran on the locked copy", file: file, line: line)
         if uuidsGiven {
             let uuids = try JournalFile.immutable(locked, cipher: cipher).read { db in try String.fetchAll(db, sql: "SELECT uuid FROM entry") }

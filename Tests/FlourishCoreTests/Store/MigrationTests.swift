@@ -58,7 +58,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v10: measures", "v11: entries without a mood", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                           ["v10: measures", "v11: entries without a mood", "v12: words of my own", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
                             "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
                             "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
@@ -120,7 +120,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v10: measures", "v11: entries without a mood", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                           ["v10: measures", "v11: entries without a mood", "v12: words of my own", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
                             "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
                             "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
@@ -168,9 +168,20 @@ final class MigrationTests: XCTestCase {
 
     /// Takes off what v11 adds to a journal: its migration's row, and nothing else (no row changes).
     private func peelOptionalMood(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        peelOwnWords(&tables, file: file, line: line)
         let row = ["text:'v11: entries without a mood'"]
         XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v11 applied once", file: file, line: line)
         tables["grdb_migrations"]?.removeAll { $0 == row }
+    }
+
+    /// Takes off what v12 adds to a journal: its migration's row and its two empty tables.
+    private func peelOwnWords(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        let row = ["text:'v12: words of my own'"]
+        XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v12 applied once", file: file, line: line)
+        tables["grdb_migrations"]?.removeAll { $0 == row }
+        for table in ["own_word", "journal_setting"] {
+            XCTAssertEqual(tables.removeValue(forKey: table), [], "v12's \(table) starts empty", file: file, line: line)
+        }
     }
 
     private func everyTable(_ path: String) throws -> [String: [[String]]] {
@@ -184,7 +195,8 @@ final class MigrationTests: XCTestCase {
             let kept = try db.tableExists("kept_draft") ? ["kept_draft"] : []
             let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] : []
             let measures = try db.tableExists("measure") ? ["measure", "entry_measure", "sync_measure_gone"] : []
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos + measures {
+            let words = try db.tableExists("own_word") ? ["own_word", "journal_setting"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos + measures + words {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -508,6 +520,22 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(entries.first { $0.title == "Written by v9, with photos 📷" }?.mood, .theBest)
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v11 journal changes by opening it")
+        var after = try everyTable(path)
+        peelOwnWords(&after)
+        XCTAssertEqual(after, before, "no row of a v11 journal changes by opening it")
+    }
+
+    /// A v12 journal (the v11 one with two words added to its dictionary and French chosen for
+    /// its spelling, by this build): it opens with its words, language and every row as it was.
+    func testAV12JournalOpensWithItsOwnWordsAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v12.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.filter { $0 == ["text:'v12: words of my own'"] }.count, 1)
+        let store = try JournalStore(path: path)
+        XCTAssertEqual(store.ownWords(), ["Gretchenberg", "Quillabamba"])
+        XCTAssertEqual(store.spellingLanguage(), "fr_FR")
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v12 journal changes by opening it")
     }
 }
