@@ -43,6 +43,12 @@ public final class Label: Widget {
         align(horizontal: .fill)
     }
 
+    /// Aligns the text to the end of the line (a count under a field, by its right edge).
+    public func alignEnd() {
+        gtk_label_set_xalign(opaque, 1)
+        align(horizontal: .fill)
+    }
+
     /// Makes `_X` in the text a mnemonic that focuses `widget` on Alt+X. The label also names the
     /// widget for a screen reader (GTK adds the labelled-by relation), unless `namesWidget` is false
     /// because the widget carries a name of its own.

@@ -134,7 +134,8 @@ final class EntryViewController {
         if let moodClass { moodLabel.removeClass(moodClass) }
         moodClass = entry.mood.map(Theme.moodClass) ?? Theme.noMoodClass
         if let moodClass { moodLabel.addClass(moodClass) }
-        dateLabel.text = Self.dateFormatter.string(from: entry.createdAt)
+        let words = WordCount.of(entry.body)
+        dateLabel.text = Self.dateFormatter.string(from: entry.createdAt) + (words > 0 ? " · " + WordCount.phrase(words) : "")
         tagsLabel.isVisible = !tags.isEmpty
         tagsLabel.text = tags.joined(separator: " · ")
         tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))

@@ -26,6 +26,9 @@ final class EntryFields {
     let dateError = Label()
     /// Said under the body when both title and body are empty.
     let textError = Label()
+    /// "124 words", under the body: counted when GTK is idle, never as a key is handled.
+    let wordCount = Label()
+    private var countPending = false
     /// Spelling in the title and the body: misspelled words underlined, suggestions in their
     /// context menus.
     private(set) var titleSpelling: TextSpelling!
@@ -69,7 +72,10 @@ final class EntryFields {
             error.isVisible = false
         }
 
-        widgets = [titleLabel, titleField, moodRow, tags.view, measures.view, bodyLabel, bodyScroller, textError, photos.view]
+        wordCount.addClass("journal-meta")
+        wordCount.alignEnd()
+        countWords()
+        widgets = [titleLabel, titleField, moodRow, tags.view, measures.view, bodyLabel, bodyScroller, wordCount, textError, photos.view]
 
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
@@ -77,12 +83,22 @@ final class EntryFields {
             clear(.missingText)
             keepTitleOnOneLine()
         }
-        bodyField.onChanged { [unowned self] in clear(.missingText) }
+        bodyField.onChanged { [unowned self] in
+            clear(.missingText)
+            guard !countPending else { return }
+            countPending = true
+            MainLoop.whenIdle { [weak self] in self?.countWords() }
+        }
         // For scripts/bench-typing.py: the moment the body hears a key, before GTK (and
         // spelling) handle it; the benchmark times from there to the frame that shows it.
         if Trace.enabled { bodyField.onKeyPressed(beforeChildren: true) { _, _ in Trace.mark("body key"); return false } }
         picker.onChange = { [unowned self] mood in if mood != nil { clear(.missingMood) } }
         datePicker.onChange = { [unowned self] in clear(.futureDate) }
+    }
+
+    private func countWords() {
+        countPending = false
+        wordCount.text = WordCount.phrase(WordCount.of(bodyField.text))
     }
 
     private func fieldLabel(_ mnemonic: String, for field: Widget, namesWidget: Bool = true) -> Label {
