@@ -43,10 +43,15 @@ let package = Package(
             name: "CJournalCipher",
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("sodium")]
         ),
+        // cmark-gfm, for entries' Markdown (the entry page, previews); no GTK.
+        .systemLibrary(name: "CMark", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .target(
             name: "FlourishCore",
-            dependencies: ["CIntl", "CSodium", "CJournalCipher", "WebDAVWire", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift"), "ZIPFoundation"]
+            dependencies: ["CIntl", "CSodium", "CMark", "CJournalCipher", "WebDAVWire", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"), "ZIPFoundation"],
+            // cmark-gfm from Debian's static archives (see Sources/CMark/shim.h): the package
+            // then needs no library whose name differs between Debian 12 and 13.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libcmark-gfm-extensions.a", "-Xlinker", "-l:libcmark-gfm.a"])]
         ),
         // What Flourish and its WebDAV helper say to each other; Foundation alone.
         .target(name: "WebDAVWire"),

@@ -68,6 +68,14 @@ static inline void flourish_accessible_set_hidden(GtkWidget *widget, gboolean hi
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
 
+/// A label a screen reader hears as a heading of `level` (1 to 6): the role is fixed when the
+/// widget is made, and g_object_new is variadic.
+static inline GtkWidget *flourish_heading_label_new(int level) {
+    GtkWidget *label = g_object_new(GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING, NULL);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(label), GTK_ACCESSIBLE_PROPERTY_LEVEL, level, -1);
+    return label;
+}
+
 static inline void flourish_accessible_set_invalid(GtkWidget *widget, gboolean invalid) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
                                 invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);

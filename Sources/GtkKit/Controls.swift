@@ -18,6 +18,24 @@ public final class PreviewText: Widget {
 public final class Label: Widget {
     public init(_ text: String = "") { super.init(gtk_label_new(text)) }
 
+    /// A label a screen reader hears as a heading of `level` (1 to 6).
+    public init(headingLevel level: Int) { super.init(flourish_heading_label_new(Int32(clamping: level))) }
+
+    /// Sets the words with Pango markup (`<b>`, `<i>`, `<tt>`, `<a href>`…); `text` then reads
+    /// them without it. Links are followed with the desktop's handler, from the mouse or the
+    /// keyboard (Tab to one, Enter).
+    public var markup: String {
+        get { string(from: gtk_label_get_label(opaque)) }
+        set { gtk_label_set_markup(opaque, newValue) }
+    }
+
+    /// The text escaped for markup: "&", "<", ">", quotes.
+    public static func escaped(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
     private var opaque: OpaquePointer { OpaquePointer(raw) }
 
     public var text: String {
@@ -253,3 +271,9 @@ public final class Switch: Widget {
         Signal.connectPointer(pointer, "notify::active", { _ in action() })
     }
 }
+
+/// GtkSeparator: a line between parts (a Markdown rule, say).
+public final class Separator: Widget {
+    public init() { super.init(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)) }
+}
+

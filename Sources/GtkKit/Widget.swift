@@ -132,6 +132,11 @@ public class Widget {
     /// The name a screen reader speaks for this control.
     public func setAccessibleLabel(_ label: String) { flourish_accessible_set_label(raw, label) }
 
+    /// Whether a screen reader hears it as a heading.
+    public var isAccessibleHeading: Bool {
+        gtk_accessible_get_accessible_role(OpaquePointer(raw)) == GTK_ACCESSIBLE_ROLE_HEADING
+    }
+
     /// The extra text a screen reader reads after the name (used for hints and for field errors).
     public func setAccessibleDescription(_ text: String) { flourish_accessible_set_description(raw, text) }
 
@@ -236,6 +241,8 @@ public struct Key: Equatable, Sendable {
     /// The Menu key, and F10 (Shift+F10): what opens a context menu from the keyboard.
     public static let menu = Key(rawValue: UInt32(GDK_KEY_Menu))
     public static let f10 = Key(rawValue: UInt32(GDK_KEY_F10))
+    public static let enter = Key(rawValue: UInt32(GDK_KEY_Return))
+    public static let keypadEnter = Key(rawValue: UInt32(GDK_KEY_KP_Enter))
 
     /// Whether this is the letter `letter`, typed in either case (Caps Lock or Shift).
     public func isLetter(_ letter: Character) -> Bool {

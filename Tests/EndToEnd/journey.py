@@ -1207,6 +1207,46 @@ def underlined(node, offset):
     return "underline:error" in attributes
 
 
+def markdown_is_written_and_read_as_text():
+    print("journey: the body's Markdown is written with its keys, kept as written, and read without its marks", flush=True)
+    journal = os.path.join(WORK, "markdown-journal.sqlite")
+    app = Flourish(journal)
+    body = app.wait("the Body field", "text", "Body")
+    keys("alt+b")
+    wait_for("focus in the Body", lambda: focused(body))
+    type_text("# Harbour day")
+    keys("Return", "Return")
+    type_text("We walked")
+    keys("shift+ctrl+Left", "ctrl+b", "End", "Return", "Return")
+    subprocess.run(["xdotool", "type", "--delay", "25", "--", "- bread"], check=True)
+    keys("Return")
+    type_text("milk")
+    check("Ctrl+B wrapped the word, Enter began the next item",
+          wait_for("the text typed", lambda: text_of(body) == "# Harbour day\n\nWe **walked**\n\n- bread\n- milk" or None))
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "the worst")
+    keys("Return")
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    with sqlite3.connect(journal) as db:
+        kept = db.execute("SELECT body FROM entry").fetchall()
+    db.close()
+    check(f"the body is kept as written, marks and all ({kept})", kept == [("# Harbour day\n\nWe **walked**\n\n- bread\n- milk",)])
+    keys("alt+2")
+    row = wait_for("the row, its words without marks", lambda: next(
+        (node for node in rows_of(app.app) if node.name.startswith("Harbour day, feeling ")), None))
+    check(f"a screen reader hears the row without marks ({row.name})", "#" not in row.name)
+    keys("Return")
+    heading = app.wait("the entry page's heading", "heading", "Harbour day")
+    check("the heading is heard as a heading", heading is not None)
+    check("the words are shown without marks", app.find("label", "We walked") is not None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def unlocked_at_the_body(locked):
     """The locked journal opened, unlocked, and the New Entry form's Body focused (Alt+B)."""
     app = locked.open()
@@ -1233,6 +1273,10 @@ def spelling_is_checked_and_words_kept_sealed():
     press(app.wait("the suggestion “walked”", "menu item", "walked"))
     wait_for("the word replaced", lambda: text_of(body) == "Todey we walked past Gretchenberg" or None)
     check("the suggestion took the word's place, no longer underlined", not underlined(body, 10))
+    # The menu gone and the keyboard back in the body before the next keys: typed while the
+    # menu was still closing, they would move about in it instead.
+    wait_for("the menu to close", lambda: app.find("menu item", "walked") is None)
+    wait_for("focus back in the Body", lambda: focused(body))
 
     keys("End", "Left", "Left", "shift+F10")
     check("the menu offers the dictionaries installed under Language", app.wait("the Language item", "menu item", "Language") is not None)
@@ -2431,7 +2475,7 @@ def main():
                 screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
-                spelling_is_checked_and_words_kept_sealed,
+                spelling_is_checked_and_words_kept_sealed, markdown_is_written_and_read_as_text,
                 measures_are_kept_searched_and_charted,
                 rows_are_named_for_a_screen_reader, tree_read_while_dialogs_close_never_crashes,
                 # Last: it leaves the session's keyring locked.

@@ -11,11 +11,14 @@ final class EntryViewController {
     let titleLabel = Label()
     let moodLabel = Label()
     let dateLabel = Label()
+    /// "124 words": how long the body is.
+    let wordsLabel = Label()
     let locationLabel = Label()
     let tagsLabel = Label()
     /// "Sleep: 7.5 hours · Energy: 3 of 5", when the entry gave any.
     let measuresLabel = Label()
-    let bodyLabel = Label()
+    /// The body, its Markdown shown as it reads.
+    let body = MarkdownView()
     /// The entry's photos, as a strip of thumbnails.
     let photoStrip = Box(.horizontal, spacing: 8, groupNamed: tr("Photos"))
     private let photoScroller: ScrolledWindow
@@ -61,20 +64,19 @@ final class EntryViewController {
         titleLabel.addClass("entry-view-title")
         moodLabel.addClass("entry-view-mood")
         dateLabel.addClass("journal-meta")
+        wordsLabel.addClass("journal-meta")
         locationLabel.addClass("journal-meta")
         tagsLabel.addClass("journal-tags")
-        bodyLabel.addClass("journal-body")
-        bodyLabel.addClass("entry-view-body")
         measuresLabel.addClass("journal-meta")
-        for label in [titleLabel, moodLabel, dateLabel, tagsLabel, measuresLabel, locationLabel, bodyLabel] {
+        for label in [titleLabel, moodLabel, dateLabel, wordsLabel, tagsLabel, measuresLabel, locationLabel] {
             label.alignStart()
             label.enableWrapping()
             content.append(label)
         }
+        content.append(body.view)
         // The words can be selected and copied; they are read, not edited, here.
         titleLabel.isSelectable = true
-        bodyLabel.isSelectable = true
-        bodyLabel.setMargins(top: 12)
+        body.view.setMargins(top: 12)
         photoScroller.scrollSideways()
         photoScroller.setMargins(top: 12)
         photoScroller.isVisible = false
@@ -102,7 +104,7 @@ final class EntryViewController {
         versionsBox.append(heading)
         for version in versions {
             let words = Label(String(format: tr("“%@”, %@: %@"), version.title, Mood.title(of: version.mood),
-                                     version.body.isEmpty ? tr("no text") : version.body.preview(limit: Entry.rowBodyLimit)))
+                                     version.body.isEmpty ? tr("no text") : version.body.plainPreview(limit: Entry.rowBodyLimit)))
             words.enableWrapping()
             words.alignStart()
             words.isSelectable = true
@@ -128,14 +130,16 @@ final class EntryViewController {
         self.entry = entry
         titleLabel.text = entry.title
         titleLabel.isVisible = !entry.title.isEmpty
-        bodyLabel.text = entry.body
-        bodyLabel.isVisible = !entry.body.isEmpty
+        body.show(entry.body)
+        body.view.isVisible = !entry.body.isEmpty
         moodLabel.text = entry.mood.map { String(format: tr("Feeling %@"), $0.title) } ?? tr("No mood")
         if let moodClass { moodLabel.removeClass(moodClass) }
         moodClass = entry.mood.map(Theme.moodClass) ?? Theme.noMoodClass
         if let moodClass { moodLabel.addClass(moodClass) }
+        dateLabel.text = Self.dateFormatter.string(from: entry.createdAt)
         let words = WordCount.of(entry.body)
-        dateLabel.text = Self.dateFormatter.string(from: entry.createdAt) + (words > 0 ? " · " + WordCount.phrase(words) : "")
+        wordsLabel.text = WordCount.phrase(words)
+        wordsLabel.isVisible = words > 0
         tagsLabel.isVisible = !tags.isEmpty
         tagsLabel.text = tags.joined(separator: " · ")
         tagsLabel.setAccessibleLabel(String(format: tr("Tags: %@"), tags.joined(separator: ", ")))
@@ -154,11 +158,11 @@ final class EntryViewController {
     /// megabytes, kept for nothing until the next entry is opened. `entry` stays, for
     /// `putBackWords` when the page shows again.
     func letGoOfWords() {
-        if !bodyLabel.text.isEmpty { bodyLabel.text = "" }
+        if !body.text.isEmpty { body.show("") }
     }
 
     func putBackWords() {
-        if let entry, bodyLabel.text.isEmpty, !entry.body.isEmpty { bodyLabel.text = entry.body }
+        if let entry, body.text.isEmpty, !entry.body.isEmpty { body.show(entry.body) }
     }
 
     private func showPhotos(of entry: Entry) {

@@ -33,6 +33,8 @@ final class EntryFields {
     /// context menus.
     private(set) var titleSpelling: TextSpelling!
     private(set) var bodySpelling: TextSpelling!
+    /// The body's Markdown, styled as it is written; Ctrl+B, Ctrl+I, lists that go on.
+    private(set) var bodyMarkdown: MarkdownEditing!
     /// The fields in form order, for the form to lay out in its own box.
     private(set) var widgets: [Widget] = []
 
@@ -42,6 +44,7 @@ final class EntryFields {
         photos = PhotoAttachments(model: model, alerts: alerts, thumbnails: thumbnails)
         titleSpelling = TextSpelling(titleField, oneLine: true, session: SpellingSession.of(model), alerts: alerts)
         bodySpelling = TextSpelling(bodyField, session: SpellingSession.of(model), alerts: alerts)
+        bodyMarkdown = MarkdownEditing(bodyField)
         let titleLabel = fieldLabel(tr("_Title"), for: titleField)
         titleField.placeholder = tr("What is today about?")
 

@@ -123,7 +123,7 @@ final class JournalRow {
         titleLabel.text = entry.title.preview(limit: Entry.rowTitleLimit)
         titleLabel.highlight(query?.highlights(in: titleLabel.text) ?? [])
         titleLabel.isVisible = !entry.title.isEmpty
-        bodyLabel.text = entry.body.preview(limit: Entry.rowBodyLimit)
+        bodyLabel.text = entry.body.plainPreview(limit: Entry.rowBodyLimit)
         bodyLabel.setAccessibleHidden(false)
         bodyLabel.highlight(query?.highlights(in: bodyLabel.text) ?? [])
         bodyLabel.isVisible = !entry.body.isEmpty
@@ -150,7 +150,8 @@ final class JournalRow {
     /// whether it has a place. "First snow, feeling really good, Sunday 22 November 2026 at
     /// 10:35 PM, 2 tags".
     nonisolated static func spokenName(of entry: Entry, date: String, tagCount: Int) -> String {
-        let words = entry.title.isEmpty ? String(entry.body.prefix(while: { $0 != "\n" })) : entry.title
+        let words = entry.title.isEmpty
+            ? String(entry.body.plainPreview(limit: Entry.rowTitleLimit * 2).prefix(while: { $0 != "\n" })) : entry.title
         let mood = entry.mood.map { String(format: tr("feeling %@"), $0.title) } ?? Mood.noneTitle
         var parts = [words.preview(limit: Entry.rowTitleLimit), mood, date]
         if tagCount > 0 { parts.append(tagCount == 1 ? tr("1 tag") : String(format: tr("%@ tags"), tagCount.formatted())) }

@@ -18,8 +18,10 @@ public struct Memory: Equatable, Sendable {
 
     /// Its title, or the start of its words' first line when it has none.
     public var title: String {
-        let words = entry.title.isEmpty ? entry.body.split(separator: "\n").first.map(String.init) ?? "" : entry.title
-        return words.preview(limit: Self.titleLimit)
+        guard entry.title.isEmpty else { return entry.title.preview(limit: Self.titleLimit) }
+        // The body's first line, its Markdown read ("# Lake day" is "Lake day").
+        let plain = entry.body.plainPreview(limit: Self.titleLimit * 2)
+        return String(plain.split(separator: "\n").first ?? "").preview(limit: Self.titleLimit)
     }
 
     /// How much of an entry's words stand for a title it does not have.

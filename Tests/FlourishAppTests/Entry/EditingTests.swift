@@ -66,8 +66,8 @@ final class EditingTests: XCTestCase {
             open(harness, middle)
             let view = journal.entryView
             XCTAssertEqual(view.titleLabel.text, "Middle")
-            XCTAssertEqual(view.bodyLabel.text, "Body of Middle.")
-            XCTAssertTrue(view.bodyLabel.isSelectable && view.titleLabel.isSelectable, "the words can be selected")
+            XCTAssertEqual(view.body.shownText, "Body of Middle.")
+            XCTAssertTrue(view.body.labels.allSatisfy(\.isSelectable) && view.titleLabel.isSelectable, "the words can be selected")
             XCTAssertEqual(view.moodLabel.text, "Feeling really good")
             XCTAssertTrue(view.moodLabel.hasClass(Theme.moodClass(.reallyGood)))
             XCTAssertEqual(view.dateLabel.text, EntryViewController.dateFormatter.string(from: middle.createdAt))
@@ -95,16 +95,16 @@ final class EditingTests: XCTestCase {
             let journal = harness.main.journal
             let view = journal.entryView
             openForEditing(harness, saved[1])
-            XCTAssertEqual(view.bodyLabel.text, "", "hidden behind the edit form, the body's words are let go of")
+            XCTAssertEqual(view.body.text, "", "hidden behind the edit form, the body's words are let go of")
             journal.editor.cancelButton.click()
             harness.waitUntil("Cancel shows the entry again") { journal.page == .entry && view.view.isMapped }
-            XCTAssertEqual(view.bodyLabel.text, "Body of Middle.", "and its words are back")
+            XCTAssertEqual(view.body.shownText, "Body of Middle.", "and its words are back")
 
             journal.backButton.click()
             harness.waitUntil("the journal shows again") { journal.page == .entries }
-            XCTAssertEqual(view.bodyLabel.text, "", "back on the list, the open entry's words are let go of")
+            XCTAssertEqual(view.body.text, "", "back on the list, the open entry's words are let go of")
             open(harness, saved[1])
-            XCTAssertEqual(view.bodyLabel.text, "Body of Middle.")
+            XCTAssertEqual(view.body.shownText, "Body of Middle.")
         }
     }
 

@@ -26,7 +26,8 @@ final class WordCountUITests: XCTestCase {
             harness.waitUntil("the row shows") { journal.rows.contains { $0.entryID == entry.id && $0.view.isMapped } }
             XCTAssertTrue(journal.list.activateRow { $0.entryID == entry.id })
             harness.waitUntil("the entry page shows") { journal.page == .entry && journal.entryView.view.isMapped }
-            XCTAssertTrue(journal.entryView.dateLabel.text.hasSuffix(" · 3 words"), journal.entryView.dateLabel.text)
+            XCTAssertEqual(journal.entryView.wordsLabel.text, "3 words")
+            XCTAssertTrue(journal.entryView.wordsLabel.isVisible)
         }
     }
 }

@@ -1,0 +1,87 @@
+@testable import FlourishApp
+import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GtkKit
+import XCTest
+
+/// An entry's Markdown in the real window: shown as it reads on the entry page (its heading
+/// heard as one), and without marks in the journal's row.
+final class MarkdownUITests: XCTestCase {
+    func testTheEntryPageShowsTheMarkdownAsItReadsAndTheRowWithoutMarks() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let body = "# Harbour day\n\nWe **walked** far, see [the map](https://example.org).\n\n- [x] bread\n- [ ] milk\n\n> Quiet"
+            let entry = try harness.journal.save(NewEntry(title: "", body: body, mood: .okay), createdAt: Date())
+            harness.model.reloadFromDisk()
+            harness.main.show(.journal)
+            let journal = harness.main.journal
+            harness.waitUntil("the row shows") { journal.rows.contains { $0.entryID == entry.id && $0.view.isMapped } }
+            let row = try XCTUnwrap(journal.rows.first { $0.entryID == entry.id && $0.view.isMapped })
+            XCTAssertEqual(row.bodyLabel.text, "Harbour day\nWe walked far, see the map.\n☑ bread\n☐ milk\nQuiet", "no marks in the row")
+            XCTAssertTrue(JournalRow.spokenName(of: entry, date: "today", tagCount: 0).hasPrefix("Harbour day, "))
+
+            XCTAssertTrue(journal.list.activateRow { $0.entryID == entry.id })
+            harness.waitUntil("the entry page shows") { journal.page == .entry && journal.entryView.view.isMapped }
+            let view = journal.entryView.body
+            XCTAssertEqual(view.headings.map(\.level), [1])
+            XCTAssertEqual(view.headings.first?.label.text, "Harbour day")
+            XCTAssertTrue(view.headings.first?.label.isAccessibleHeading ?? false, "a screen reader hears a heading")
+            XCTAssertEqual(view.labels.map(\.text), ["Harbour day", "We walked far, see the map.", "bread", "milk", "Quiet"])
+            let paragraph = view.labels[1].markup
+            XCTAssertTrue(paragraph.contains("<b>walked</b>") && paragraph.contains("<a href=\"https://example.org\">the map</a>"), paragraph)
+            XCTAssertTrue(view.labels.allSatisfy(\.isSelectable))
+        }
+    }
+
+    func testTheBodyIsStyledAsItIsWrittenItsMarksDimmedAndKeysHelpWriteIt() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let fields = harness.form.fields
+            let body = fields.bodyField
+            let markdown = try XCTUnwrap(fields.bodyMarkdown)
+            body.text = "# Sea\nSome **bold** and *it* `code`"
+            harness.waitUntil("styled") { markdown.isSettled }
+            XCTAssertEqual(body.styles(at: 0), [.heading1, .mark], "the heading's mark, dimmed")
+            XCTAssertEqual(body.styles(at: 2), [.heading1])
+            XCTAssertEqual(body.styles(at: 11), [.strong, .mark], "the first *")
+            XCTAssertEqual(body.styles(at: 13), [.strong])
+            XCTAssertEqual(body.styles(at: 25), [.emphasis])
+            XCTAssertEqual(body.styles(at: 30), [.code])
+            XCTAssertEqual(body.styles(at: 8), [], "plain words stay plain")
+
+            // A keystroke: "Some" made bold by typing its marks, one at a time.
+            body.placeCursor(at: 6)
+            for mark in ["*", "*"] { body.insertAtCursor(mark) }
+            body.placeCursor(at: 12)
+            for mark in ["*", "*"] { body.insertAtCursor(mark) }
+            XCTAssertEqual(body.text, "# Sea\n**Some** **bold** and *it* `code`")
+            XCTAssertEqual(body.styles(at: 9), [.strong], "styled as it is typed")
+
+            // Ctrl+B wraps the selection; without one, it puts the marks in around the cursor.
+            body.text = "calm sea"
+            body.select(5..<8)
+            XCTAssertTrue(markdown.wrap(in: "**"))
+            XCTAssertEqual(body.text, "calm **sea**")
+            XCTAssertEqual(body.selection, 7..<10, "the words stay selected")
+
+            // Enter in a list item begins the next; in an empty one, ends the list.
+            body.text = "- [x] bread"
+            body.placeCursor(at: body.characterCount)
+            XCTAssertTrue(markdown.continueList())
+            XCTAssertEqual(body.text, "- [x] bread\n- [ ] ")
+            XCTAssertTrue(markdown.continueList())
+            XCTAssertEqual(body.text, "- [x] bread\n", "an empty item ends the list")
+            body.text = "9. nine"
+            body.placeCursor(at: body.characterCount)
+            XCTAssertTrue(markdown.continueList())
+            XCTAssertEqual(body.text, "9. nine\n10. ")
+            body.text = "no list"
+            body.placeCursor(at: body.characterCount)
+            XCTAssertFalse(markdown.continueList(), "Enter is Enter elsewhere")
+        }
+    }
+}
+
