@@ -18,40 +18,33 @@ final class MarkdownEditing {
 
     private let view: TextView
     private var characters = 0
-    private var pass: (next: Int, idle: UInt32)?
+    /// The whole text's styling, a slice at a time.
+    private let pass = IdleSlices()
 
     init(_ view: TextView) {
         self.view = view
         view.onChanged { [weak self] in self?.changed() }
         view.onKeyPressed(beforeChildren: true) { [weak self] key, modifiers in self?.pressed(key, modifiers) ?? false }
         view.onControlClick { [weak self] offset in self?.followLink(at: offset) ?? false }
+        pass.slice = { [weak self] start in self?.slice(from: start) }
     }
 
     /// Whether the whole text is styled since it last changed wholesale.
-    var isSettled: Bool { pass == nil }
+    var isSettled: Bool { !pass.isRunning }
 
     private func changed() {
         let count = view.characterCount
         let delta = abs(count - characters)
         characters = count
-        if delta > 2 || pass != nil {
-            styleAll()
+        if delta > 2 || pass.isRunning {
+            pass.start()
         } else {
             style(block(around: view.cursorOffset))
         }
     }
 
-    private func styleAll() {
-        if let pass { MainLoop.cancel(pass.idle) }
-        nextSlice(from: 0)
-    }
-
-    private func nextSlice(from start: Int) {
-        pass = (start, MainLoop.whenIdle { [weak self] in self?.slice() })
-    }
-
-    private func slice() {
-        guard let start = pass?.next else { return }
+    /// `sliceCharacters` from `start`, to a blank line; where the next slice starts.
+    private func slice(from start: Int) -> Int? {
         let total = view.characterCount
         var end = min(total, start + Self.sliceCharacters)
         if end < total {
@@ -64,7 +57,7 @@ final class MarkdownEditing {
             }
         }
         style(start..<end)
-        if end < total { nextSlice(from: end) } else { pass = nil }
+        return end < total ? end : nil
     }
 
     /// The block holding `offset`: from the blank line before it to the blank line after it.

@@ -22,8 +22,8 @@ final class TextSpelling {
     private let alerts: Alerts
     let menu: ExtraMenu
     private var characters = 0
-    /// The whole text's check under way: where its next slice starts, in characters.
-    private var pass: (next: Int, idle: UInt32)?
+    /// The whole text's check, a slice at a time.
+    private let pass = IdleSlices()
 
     init(_ view: any SpellableText, oneLine: Bool = false, session: SpellingSession, alerts: Alerts) {
         self.view = view
@@ -34,10 +34,11 @@ final class TextSpelling {
         session.listen(self) { [weak self] in self?.checkAll() }
         view.onChanged { [weak self] in self?.changed() }
         menu.willShow = { [weak self] in self?.updateMenu() }
+        pass.slice = { [weak self] start in self?.slice(from: start) }
     }
 
     /// Whether the whole text has been checked since it last changed wholesale.
-    var isSettled: Bool { session.isLoaded && pass == nil }
+    var isSettled: Bool { session.isLoaded && !pass.isRunning }
 
     private func changed() {
         let count = view.characterCount
@@ -52,7 +53,7 @@ final class TextSpelling {
         guard session.isChecked else { return }
         // More than a few characters at once is a text put in (an entry opened, a paste, a
         // reset): all of it again. A keystroke: the words around it.
-        if delta > 2 || pass != nil {
+        if delta > 2 || pass.isRunning {
             checkAll()
         } else {
             check(around: view.cursorOffset, reach: Self.keystrokeReach)
@@ -65,24 +66,18 @@ final class TextSpelling {
 
     /// Checks the whole text again, a slice at a time.
     func checkAll() {
-        if let pass { MainLoop.cancel(pass.idle) }
-        pass = nil
+        pass.cancel()
         guard session.isLoaded else { return }
         characters = view.characterCount
         guard session.isChecked else {
             view.underlineMisspelled([], within: 0..<characters)
             return
         }
-        nextSlice(from: 0)
+        pass.start()
     }
 
-    private func nextSlice(from start: Int) {
-        pass = (start, MainLoop.whenIdle { [weak self] in self?.slice() })
-    }
-
-    /// About `sliceWords` words from where the pass is, cut between words.
-    private func slice() {
-        guard let start = pass?.next else { return }
+    /// About `sliceWords` words from `start`, cut between words; where the next slice starts.
+    private func slice(from start: Int) -> Int? {
         let total = view.characterCount
         let text = view.text(in: start..<min(total, start + Self.sliceWords * 8))
         // The slice starts between words (where the last ended): only its end is cut.
@@ -91,7 +86,7 @@ final class TextSpelling {
         // A single word longer than the slice: to its end.
         if range.isEmpty, start < total { range = start..<min(total, start + Self.sliceWords * 8) }
         check(range)
-        if range.upperBound < total { nextSlice(from: range.upperBound) } else { pass = nil }
+        return range.upperBound < total ? range.upperBound : nil
     }
 
     /// Checks the whole words within `reach` characters of `offset`.
