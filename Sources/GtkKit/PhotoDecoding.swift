@@ -84,11 +84,18 @@ public struct PhotoDecodingError: Error, Sendable, Equatable {
 }
 
 extension PhotoDecoding {
-    /// Whether `data` decodes as a picture: read at a thumbnail's size (for a JPEG, inside
-    /// libjpeg at an eighth), all of its data passing through the reader and nothing kept.
-    public static func decodes(_ data: Data) -> Bool {
-        guard let pixels = try? PhotoReader.read(data, fitting: (defaultThumbnailEdge, defaultThumbnailEdge)) else { return false }
-        pixels.release()
-        return true
+    /// Whether `data` is no picture, or a damaged one: read at a thumbnail's size (for a JPEG,
+    /// inside libjpeg at an eighth), all of its data passing through the reader and nothing
+    /// kept. A picture this computer has no reader for (HEIC without heif-gdk-pixbuf) is not
+    /// unreadable: it is kept, to be shown where there is one.
+    public static func isUnreadable(_ data: Data) -> Bool {
+        do {
+            let pixels = try PhotoReader.read(data, fitting: (defaultThumbnailEdge, defaultThumbnailEdge))
+            pixels.release()
+            return false
+        } catch {
+            if case .readerMissing = error.kind { return false }
+            return true
+        }
     }
 }

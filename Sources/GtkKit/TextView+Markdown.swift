@@ -48,6 +48,23 @@ extension TextView {
         gtk_text_buffer_select_range(markdownBuffer, &start, &end)
     }
 
+    /// Calls `handle` for Enter (without modifiers) before the view puts in a line break; true
+    /// stops the key there. An input method composing text (Japanese, Chinese) hears it first:
+    /// Enter that commits a composition never reaches `handle`.
+    public func onEnter(_ handle: @escaping @MainActor () -> Bool) {
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        let view = raw
+        Signal.connectKey(UnsafeMutableRawPointer(keys), "key-pressed", { keyval, state in
+            guard keyval == UInt32(GDK_KEY_Return) || keyval == UInt32(GDK_KEY_KP_Enter),
+                  state & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue) == 0 else { return false }
+            if let event = gtk_event_controller_get_current_event(keys),
+               gtk_text_view_im_context_filter_keypress(typed(view), event) != 0 { return true }
+            return handle()
+        })
+        gtk_widget_add_controller(raw, keys)
+    }
+
     /// Calls `handle` with the character a Ctrl+click was made on; true claims the click.
     public func onControlClick(_ handle: @escaping @MainActor (Int) -> Bool) {
         let gesture = gtk_gesture_click_new()!

@@ -25,6 +25,7 @@ final class MarkdownEditing {
         self.view = view
         view.onChanged { [weak self] in self?.changed() }
         view.onKeyPressed(beforeChildren: true) { [weak self] key, modifiers in self?.pressed(key, modifiers) ?? false }
+        view.onEnter { [weak self] in self?.continueList() ?? false }
         view.onControlClick { [weak self] offset in self?.followLink(at: offset) ?? false }
         pass.slice = { [weak self] start in self?.slice(from: start) }
     }
@@ -36,7 +37,9 @@ final class MarkdownEditing {
         let count = view.characterCount
         let delta = abs(count - characters)
         characters = count
-        if delta > 2 || pass.isRunning {
+        // A text put in (more than a few characters at once): all of it again, between frames.
+        // A keystroke: its own block, now, even while such a pass goes on.
+        if delta > 2 {
             pass.start()
         } else {
             style(block(around: view.cursorOffset))
@@ -102,7 +105,6 @@ final class MarkdownEditing {
     private func pressed(_ key: Key, _ modifiers: Key.Modifiers) -> Bool {
         if modifiers.meaningful == .control, key.isLetter("b") { return wrap(in: "**") }
         if modifiers.meaningful == .control, key.isLetter("i") { return wrap(in: "*") }
-        if modifiers.meaningful.isEmpty, key == .enter || key == .keypadEnter { return continueList() }
         return false
     }
 
@@ -122,16 +124,19 @@ final class MarkdownEditing {
         return true
     }
 
-    /// Enter at the end of a list item: the next item ("- ", "3. ", "- [ ] "); in an item with
-    /// no words, the list ends (its mark goes). False when the line is no list item.
+    /// Enter in a list item, after its mark: the next item ("- ", "3. ", "- [ ] "), taking
+    /// the words after the cursor with it; in an item with no words, the list ends (its mark
+    /// goes). False (a plain line break) on a line that is no list item, or before its words.
     func continueList() -> Bool {
         guard view.selection == nil else { return false }
         let cursor = view.cursorOffset
         let before = view.text(in: max(0, cursor - 400)..<cursor)
-        let line = before.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? before
-        guard let item = ListItem(line) else { return false }
+        let start = before.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? before
+        let after = view.text(in: cursor..<min(view.characterCount, cursor + 400))
+        let end = after.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? after
+        guard let item = ListItem(start + end), start.unicodeScalars.count >= item.markLength else { return false }
         if item.isEmpty {
-            view.replace((cursor - line.unicodeScalars.count)..<cursor, with: "")
+            view.replace((cursor - start.unicodeScalars.count)..<(cursor + end.unicodeScalars.count), with: "")
         } else {
             view.insertAtCursor("\n" + item.next)
         }
@@ -142,7 +147,7 @@ final class MarkdownEditing {
         let region = block(around: offset)
         let spans = Markdown.spans(in: view.text(in: region))
         for span in spans {
-            guard case .link(let url) = span.kind, span.range.contains(offset - region.lowerBound), !url.isEmpty else { continue }
+            guard case .link(let url) = span.kind, span.range.contains(offset - region.lowerBound), Markdown.isFollowable(url) else { continue }
             view.openURI(url)
             return true
         }
@@ -159,6 +164,8 @@ struct ListItem {
     let task: Bool
     /// Whether the item has no words after its mark.
     let isEmpty: Bool
+    /// How many characters its indent, mark, space and box take.
+    let markLength: Int
 
     init?(_ line: String) {
         let scalars = Array(line.unicodeScalars)
@@ -183,6 +190,7 @@ struct ListItem {
         task = rest.hasPrefix("[ ] ") || rest.hasPrefix("[x] ") || rest.hasPrefix("[X] ") || ["[ ]", "[x]", "[X]"].contains(rest)
         let words = task ? String(rest.dropFirst(3)) : rest
         isEmpty = words.trimmingCharacters(in: .whitespaces).isEmpty
+        markLength = at + (task ? min(4, rest.unicodeScalars.count) : 0)
     }
 
     /// The next item's start: the same indent and mark (the number after this one), an empty box.

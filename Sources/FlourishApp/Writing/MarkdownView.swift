@@ -27,7 +27,24 @@ final class MarkdownView {
         view.removeAll()
         labels = []
         headings = []
-        for block in Markdown.blocks(markdown) { view.append(widget(for: block)) }
+        for block in Self.joined(Markdown.blocks(markdown)) { view.append(widget(for: block)) }
+    }
+
+    /// More blocks than a page wants widgets (an old diary of thousands of short paragraphs):
+    /// runs of plain paragraphs are shown as one label each, blank lines between them.
+    static let blockLimit = 200
+
+    private static func joined(_ blocks: [Markdown.Block]) -> [Markdown.Block] {
+        guard blocks.count > blockLimit else { return blocks }
+        var joined: [Markdown.Block] = []
+        for block in blocks {
+            if case .paragraph(let words) = block, case .paragraph(let before)? = joined.last {
+                joined[joined.count - 1] = .paragraph(before + [.lineBreak, .lineBreak] + words)
+            } else {
+                joined.append(block)
+            }
+        }
+        return joined
     }
 
     /// The words shown, block by block (what a person reads: no marks).
@@ -92,7 +109,9 @@ final class MarkdownView {
         case .strong(let words): "<b>\(markup(words))</b>"
         case .strikethrough(let words): "<s>\(markup(words))</s>"
         case .code(let code): "<tt>\(Label.escaped(code))</tt>"
-        case .link(let url, let words): "<a href=\"\(Label.escaped(url))\">\(markup(words))</a>"
+        // Only a web page or an email opens: not a file here, nor another program's scheme.
+        case .link(let url, let words) where Markdown.isFollowable(url): "<a href=\"\(Label.escaped(url))\">\(markup(words))</a>"
+        case .link(_, let words): markup(words)
         case .lineBreak: "\n"
         }
     }

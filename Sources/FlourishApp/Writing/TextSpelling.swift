@@ -52,8 +52,9 @@ final class TextSpelling {
         }
         guard session.isChecked else { return }
         // More than a few characters at once is a text put in (an entry opened, a paste, a
-        // reset): all of it again. A keystroke: the words around it.
-        if delta > 2 || pass.isRunning {
+        // reset): all of it again. A keystroke: the words around it, now, even while such a
+        // pass goes on.
+        if delta > 2 {
             checkAll()
         } else {
             check(around: view.cursorOffset, reach: Self.keystrokeReach)

@@ -13,7 +13,8 @@ extension JournalStore {
     /// Adds a word (nothing if it is there, or empty, or longer than 100 characters).
     public func addOwnWord(_ word: String) throws(JournalError) {
         let word = word.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(word.count) else { return }
+        // Counted as SQLite's length() counts, in Unicode scalars (the table's CHECK).
+        guard (1...100).contains(word.unicodeScalars.count) else { return }
         try writing { db in try db.execute(sql: "INSERT OR IGNORE INTO own_word (word) VALUES (?)", arguments: [word]) }
     }
 

@@ -64,11 +64,24 @@ public enum Markdown {
         }
     }
 
+    /// Whether a link's address is one to follow: a web page or an email. Not a file on this
+    /// computer, nor another program's scheme, which an imported or synced entry could carry.
+    public static func isFollowable(_ url: String) -> Bool {
+        guard let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased(), url.contains(":") else { return false }
+        return ["http", "https", "mailto"].contains(scheme)
+    }
+
     // MARK: - cmark
 
     private static let markScalars = Set("*_#`[~>-+<&\\=|0123456789".unicodeScalars)
 
+    /// cmark-gfm keeps tables of its own (the extensions registered, the characters they
+    /// start) without a lock: one parse at a time.
+    private static let parsing = NSLock()
+
     private static func parse<T>(_ text: String, _ read: (OpaquePointer, Positions) -> T) -> T {
+        parsing.lock()
+        defer { parsing.unlock() }
         cmark_gfm_core_extensions_ensure_registered()
         let parser = cmark_parser_new(CMARK_OPT_SOURCEPOS)!
         defer { cmark_parser_free(parser) }
@@ -88,8 +101,13 @@ public enum Markdown {
     struct Positions {
         private var lineStarts: [Int] = [0]
         private var scalarAt: [Int] = []
+        private let scalars: [Unicode.Scalar]
+
+        /// The scalar at `offset`, nil past the end.
+        func scalar(at offset: Int) -> Unicode.Scalar? { offset >= 0 && offset < scalars.count ? scalars[offset] : nil }
 
         init(_ text: String) {
+            scalars = Array(text.unicodeScalars)
             var index = -1
             for byte in text.utf8 {
                 // A scalar starts at every byte that is not a UTF-8 continuation byte.
@@ -221,7 +239,7 @@ public enum Markdown {
         if let range, kind != nil || ["item", "tasklist"].contains(type(node)) {
             let kids = inner.compactMap { positions.range(of: $0) }
             if type(node) == "code" {
-                spans.append(contentsOf: backticks(around: range, positions))
+                spans.append(contentsOf: backticks(around: range, in: positions))
             } else if let first = kids.first, let last = kids.last {
                 if first.lowerBound > range.lowerBound { spans.append(Span(kind: .mark, range: range.lowerBound..<first.lowerBound)) }
                 if kind != .quote, !["item", "tasklist"].contains(type(node)), last.upperBound < range.upperBound,
@@ -238,11 +256,14 @@ public enum Markdown {
         return false
     }
 
-    /// cmark places an inline code at its words: its backticks are the scalars just outside.
-    private static func backticks(around range: Range<Int>, _ positions: Positions) -> [Span] {
-        guard range.lowerBound > 0 else { return [] }
-        return [Span(kind: .mark, range: (range.lowerBound - 1)..<range.lowerBound),
-                Span(kind: .mark, range: range.upperBound..<(range.upperBound + 1))]
+    /// cmark places an inline code at its words: its backticks (one or more) are the scalars
+    /// just outside.
+    private static func backticks(around range: Range<Int>, in positions: Positions) -> [Span] {
+        var start = range.lowerBound, end = range.upperBound
+        while start > 0, positions.scalar(at: start - 1) == "`" { start -= 1 }
+        while positions.scalar(at: end) == "`" { end += 1 }
+        return [Span(kind: .mark, range: start..<range.lowerBound), Span(kind: .mark, range: range.upperBound..<end)]
+            .filter { !$0.range.isEmpty }
     }
 }
 

@@ -32,6 +32,14 @@ final class MarkdownUITests: XCTestCase {
             let paragraph = view.labels[1].markup
             XCTAssertTrue(paragraph.contains("<b>walked</b>") && paragraph.contains("<a href=\"https://example.org\">the map</a>"), paragraph)
             XCTAssertTrue(view.labels.allSatisfy(\.isSelectable))
+
+            // A link to a file or another program's scheme is shown as words, never followed.
+            view.show("[notes](file:///etc/passwd) and [web](https://example.org)")
+            XCTAssertEqual(view.labels.first?.markup, "notes and <a href=\"https://example.org\">web</a>")
+            // Thousands of short paragraphs (an old diary): runs of them share a label.
+            view.show((1...500).map { "Day \($0)." }.joined(separator: "\n\n"))
+            XCTAssertEqual(view.labels.count, 1)
+            XCTAssertTrue(view.labels[0].text.hasPrefix("Day 1.\n\nDay 2."), view.labels[0].text.prefix(20).description)
         }
     }
 
@@ -81,6 +89,18 @@ final class MarkdownUITests: XCTestCase {
             body.text = "no list"
             body.placeCursor(at: body.characterCount)
             XCTAssertFalse(markdown.continueList(), "Enter is Enter elsewhere")
+            // In the middle of an item: the words after the cursor go to the next item.
+            body.text = "- buy milk"
+            body.placeCursor(at: 6)
+            XCTAssertTrue(markdown.continueList())
+            XCTAssertEqual(body.text, "- buy \n- milk")
+            // Before its words (right after the mark): a plain line break, the item kept.
+            body.text = "- [ ] task"
+            body.placeCursor(at: 2)
+            XCTAssertFalse(markdown.continueList(), "inside the mark, Enter is Enter")
+            body.placeCursor(at: 6)
+            XCTAssertTrue(markdown.continueList())
+            XCTAssertEqual(body.text, "- [ ] \n- [ ] task", "the words go on to the next item")
         }
     }
 }

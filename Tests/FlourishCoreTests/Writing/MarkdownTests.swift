@@ -73,5 +73,17 @@ final class MarkdownTests: XCTestCase {
         let written = try String(contentsOfFile: export, encoding: .utf8)
         XCTAssertTrue(written.contains("We **walked** to the _old_ `harbour`"), "exported as written")
     }
+
+    func testOnlyWebPagesAndEmailsAreFollowedAndDoubleBackticksAreMarks() {
+        XCTAssertTrue(Markdown.isFollowable("https://example.org/a"))
+        XCTAssertTrue(Markdown.isFollowable("HTTP://example.org"))
+        XCTAssertTrue(Markdown.isFollowable("mailto:me@example.org"))
+        XCTAssertFalse(Markdown.isFollowable("file:///etc/passwd"), "a file on this computer")
+        XCTAssertFalse(Markdown.isFollowable("steam://run/1"), "another program's scheme")
+        XCTAssertFalse(Markdown.isFollowable("relative/page"))
+        let text = "a ``co`de`` b"
+        let marks = Markdown.spans(in: text).filter { $0.kind == .mark }.map(\.range)
+        XCTAssertEqual(marks, [2..<4, 9..<11], "both backticks on each side")
+    }
 }
 

@@ -58,4 +58,29 @@ final class OwnWordsTests: XCTestCase {
         XCTAssertEqual(SpelledWords.wholeWords(in: "hello wor", from: 0, total: 11), 0..<6, "the start is the text's own")
         XCTAssertEqual(SpelledWords.wholeWords(in: "lo world", from: 3, total: 11), 5..<11, "the end is the text's own")
     }
+
+    func testRecoveringAJournalKeepsItsWordsAndLanguage() throws {
+        let store = try JournalStore(path: path)
+        try store.save(NewEntry(title: "Sea", body: "Gretchenberg", mood: .okay))
+        try store.addOwnWord("Gretchenberg")
+        try store.setSpellingLanguage("fr_FR")
+        try store.setSpellingChecked(false)
+        store.close()
+        let recovered = folder.file("recovered.sqlite")
+        _ = try JournalRescue.recover(from: path, to: recovered)
+        let again = try JournalStore(path: recovered)
+        defer { again.close() }
+        XCTAssertEqual(again.ownWords(), ["Gretchenberg"])
+        XCTAssertEqual(again.spellingLanguage(), "fr_FR")
+        XCTAssertFalse(again.isSpellingChecked())
+    }
+
+    func testAWordIsMeasuredAsTheTableMeasuresIt() throws {
+        let store = try JournalStore(path: path)
+        defer { store.close() }
+        // 60 letters each with a combining accent: 60 characters, 120 Unicode scalars.
+        try store.addOwnWord(String(repeating: "e\u{301}", count: 60))
+        XCTAssertEqual(store.ownWords(), [], "too long for the table, left out rather than refused")
+    }
 }
+
