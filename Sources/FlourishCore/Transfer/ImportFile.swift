@@ -254,15 +254,7 @@ enum FlourishJSON {
         }
         var entries: [ImportedEntry] = []
         entries.reserveCapacity(document.entries.count)
-        // Each file's first bytes looked at once, however many entries name it.
-        var isPicture: [String: Bool] = [:]
-        func holdsPicture(_ member: String) -> Bool {
-            guard let archive else { return false }
-            if let known = isPicture[member] { return known }
-            let answer = ImportPicture.isKeepable(member, in: archive)
-            isPicture[member] = answer
-            return answer
-        }
+        var pictures = KeepablePictures()
         for (index, exported) in document.entries.enumerated() {
             func problem(_ reason: String) -> ImportProblem {
                 // The line is looked for only for a problem: looking for every entry's would
@@ -294,7 +286,7 @@ enum FlourishJSON {
                                       createdAt: created, updatedAt: updated, tags: exported.tags, location: location)
             entry.measures = exported.measures ?? [:]
             for photo in exported.photos ?? [] {
-                if let archive, holdsPicture(photo.file) {
+                if let archive, pictures.contains(photo.file, in: archive) {
                     entry.photos.append(ImportedPhoto(fileName: photo.name, member: photo.file, archive: archive))
                 } else {
                     entry.leftBehind.append(photo.file)

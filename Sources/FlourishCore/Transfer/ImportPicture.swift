@@ -83,6 +83,19 @@ public enum ImportPicture {
     }
 }
 
+/// Which files of one import are pictures to keep, each asked of `ImportPicture` once however
+/// many entries name it: the question reads its header and decodes its pixels.
+struct KeepablePictures {
+    private var known: [String: Bool] = [:]
+
+    mutating func contains(_ member: String, in files: (any ImportFiles)?) -> Bool {
+        if let answer = known[member] { return answer }
+        let answer = files.map { ImportPicture.isKeepable(member, in: $0) } ?? false
+        known[member] = answer
+        return answer
+    }
+}
+
 /// What tells whether a picture's bytes decode (see `ImportPicture.decoder`).
 public struct PictureDecoder: Sendable {
     public let check: (@Sendable (Data) -> Bool)?

@@ -65,7 +65,7 @@ struct DayOneEntries {
     private var photoFiles: [String: (member: String, name: String)] = [:]
     /// The identifiers some entry's text names.
     private var named: Set<String> = []
-    private var pictures: [String: Bool] = [:]
+    private var pictures = KeepablePictures()
 
     init(journals: [(name: String, folder: String, entries: [[String: Any]])], archive: ImportArchive?) {
         self.journals = journals
@@ -174,20 +174,13 @@ struct DayOneEntries {
     /// Adds the photo `identifier` to `photos` (once), or its name to `leftBehind` when the
     /// export lacks it or it is no picture.
     private mutating func place(_ identifier: String, in photos: inout [ImportedPhoto], leftBehind: inout [String]) {
-        guard let file = photoFiles[identifier], let archive, isPicture(file.member) else {
+        guard let file = photoFiles[identifier], let archive, pictures.contains(file.member, in: archive) else {
             leftBehind.append(photoFiles[identifier]?.name ?? identifier)
             return
         }
         let photo = ImportedPhoto(fileName: file.name, member: file.member, archive: archive)
         guard !photos.contains(photo) else { return }
         photos.append(photo)
-    }
-
-    private mutating func isPicture(_ member: String) -> Bool {
-        if let known = pictures[member] { return known }
-        let answer = archive.map { ImportPicture.isKeepable(member, in: $0) } ?? false
-        pictures[member] = answer
-        return answer
     }
 
     private static func location(_ value: Any?) -> Location? {

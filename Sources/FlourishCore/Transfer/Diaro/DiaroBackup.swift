@@ -205,7 +205,7 @@ struct DiaroEntries {
             }
         }
         var weather = 0
-        var pictures: [String: Bool] = [:]
+        var pictures = KeepablePictures()
         for (index, row) in (rows["diaro_entries"] ?? []).enumerated() {
             func problem(_ reason: String) -> ImportProblem {
                 ImportProblem(line: nil, reason: String(format: tr("entry %@: %@"), "\(index + 1)", reason))
@@ -230,9 +230,7 @@ struct DiaroEntries {
                                       location: row["location_uid"].flatMap { places[$0] })
             for (_, file) in (photos[uid] ?? []).sorted(by: { $0.position < $1.position }) {
                 let member = "\(mediaFolder)/\(file)"
-                let isPicture = pictures[member] ?? (archive.map { ImportPicture.isKeepable(member, in: $0) } ?? false)
-                pictures[member] = isPicture
-                if let archive, isPicture {
+                if let archive, pictures.contains(member, in: archive) {
                     entry.photos.append(ImportedPhoto(fileName: file, member: member, archive: archive))
                 } else {
                     entry.leftBehind.append(file)

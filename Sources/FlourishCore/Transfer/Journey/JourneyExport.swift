@@ -44,7 +44,7 @@ enum JourneyExport: ImportSource {
         } else if let entry = input.json as? [String: Any] {
             items.append(((input.path as NSString).lastPathComponent, "", entry))
         }
-        var pictures: [String: Bool] = [:]
+        var pictures = KeepablePictures()
         for (name, folder, item) in items {
             func problem(_ reason: String) -> ImportProblem {
                 ImportProblem(line: nil, reason: String(format: tr("%@: %@"), name, reason))
@@ -71,9 +71,7 @@ enum JourneyExport: ImportSource {
             }
             for file in item["photos"] as? [String] ?? [] {
                 let member = folder.isEmpty ? file : "\(folder)/\(file)"
-                let isPicture = pictures[member] ?? (input.archive.map { ImportPicture.isKeepable(member, in: $0) } ?? false)
-                pictures[member] = isPicture
-                if let archive = input.archive, isPicture {
+                if let archive = input.archive, pictures.contains(member, in: archive) {
                     entry.photos.append(ImportedPhoto(fileName: (file as NSString).lastPathComponent, member: member, archive: archive))
                 } else {
                     entry.leftBehind.append(file)

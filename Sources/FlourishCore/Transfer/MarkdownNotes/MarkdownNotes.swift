@@ -51,7 +51,7 @@ struct MarkdownNoteReader {
     private(set) var journal = ForeignJournal(source: tr("Markdown notes"))
     /// Files by their name in any case, for pictures named without their folder.
     private var byName: [String: String] = [:]
-    private var pictures: [String: Bool] = [:]
+    private var pictures = KeepablePictures()
     private var undated = 0
     private var unknownMoods: [String: Int] = [:]
 
@@ -89,7 +89,7 @@ struct MarkdownNoteReader {
         for (target, range) in Self.embeds(in: body).reversed() {
             guard Self.isPictureName(target) else { continue }
             body.removeSubrange(range)
-            if let files, let member = locate(target, beside: path, in: files), isPicture(member, in: files) {
+            if let files, let member = locate(target, beside: path, in: files), pictures.contains(member, in: files) {
                 photos.insert(ImportedPhoto(fileName: (member as NSString).lastPathComponent, member: member, archive: files), at: 0)
             } else {
                 leftBehind.insert(target, at: 0)
@@ -192,12 +192,5 @@ struct MarkdownNoteReader {
             .map { ($0 as NSString).standardizingPath }.filter { !$0.hasPrefix("../") && !$0.hasPrefix("/") }
         if let found = candidates.first(where: { files.head(of: $0, count: 1) != nil }) { return found }
         return byName[(target as NSString).lastPathComponent.lowercased()]
-    }
-
-    private mutating func isPicture(_ member: String, in files: any ImportFiles) -> Bool {
-        if let known = pictures[member] { return known }
-        let answer = ImportPicture.isKeepable(member, in: files)
-        pictures[member] = answer
-        return answer
     }
 }

@@ -62,6 +62,8 @@ struct RedNotebookReader {
     private var journal = ForeignJournal(source: "RedNotebook")
     /// Pictures on this computer, by their full path ("/home/sam/beach.jpg" is "home/sam/beach.jpg").
     private let computer = ImportFolder(root: "/", listing: false)
+    /// A picture named by several days is read and decoded once.
+    private var keepable = KeepablePictures()
 
     init(calendar: Calendar) {
         self.calendar = calendar
@@ -100,7 +102,7 @@ struct RedNotebookReader {
                                       createdAt: ExportedTime(noon), tags: tags)
             for picture in pictures {
                 let member = String(picture.drop { $0 == "/" })
-                if picture.hasPrefix("/"), ImportPicture.isKeepable(member, in: computer) {
+                if picture.hasPrefix("/"), keepable.contains(member, in: computer) {
                     let photo = ImportedPhoto(fileName: (picture as NSString).lastPathComponent, member: member, archive: computer)
                     if !entry.photos.contains(photo) { entry.photos.append(photo) }
                 } else {
