@@ -239,7 +239,29 @@ public final class TextView: Widget {
         gtk_text_view_set_accepts_tab(typed(raw), 0) // Tab moves focus, as in any form.
     }
 
-    private var buffer: UnsafeMutablePointer<GtkTextBuffer> { gtk_text_view_get_buffer(typed(raw)) }
+    var buffer: UnsafeMutablePointer<GtkTextBuffer> { gtk_text_view_get_buffer(typed(raw)) }
+
+    /// Sets one property of a tag being made: its name, its GType, and how to fill the value.
+    typealias TagProperty = (_ name: String, _ type: GType, _ fill: (UnsafeMutablePointer<GValue>) -> Void) -> Void
+
+    /// The buffer's tag `name`, made the first time with `setUp` setting its properties (GObject's
+    /// own setter is variadic; one GValue a property instead).
+    func tag(named name: String, _ setUp: (TagProperty) -> Void) -> UnsafeMutablePointer<GtkTextTag> {
+        let table = gtk_text_buffer_get_tag_table(buffer)
+        if let tag = gtk_text_tag_table_lookup(table, name) { return tag }
+        let tag = gtk_text_tag_new(name)!
+        let object = UnsafeMutablePointer<GObject>(OpaquePointer(tag))
+        setUp { property, type, fill in
+            var value = GValue()
+            g_value_init(&value, type)
+            fill(&value)
+            g_object_set_property(object, property, &value)
+            g_value_unset(&value)
+        }
+        gtk_text_tag_table_add(table, tag)
+        g_object_unref(UnsafeMutableRawPointer(tag))
+        return tag
+    }
 
     public var text: String {
         get {

@@ -26,9 +26,9 @@ public final class ExtraMenu {
     let model: OpaquePointer
     private let group: OpaquePointer
     private let prefix: String
-    private var names: [String] = []
-    /// What is shown now, by section, for tests to read.
-    public private(set) var sections: [[Item]] = []
+    /// Every item shown, submenus' after their own, with its label (mnemonic taken out) and
+    /// its action's name (none for a submenu).
+    private var shown: [(label: String, item: Item, action: String?)] = []
     /// Called just before the menu shows (a right click, the Menu key, Shift+F10), to `show` what
     /// it should hold then: what costs time to find (a word's suggestions, 20 to 30 ms) is
     /// found only when it is asked for, never on each keystroke.
@@ -63,9 +63,8 @@ public final class ExtraMenu {
 
     /// Replaces every item.
     public func show(_ sections: [[Item]]) {
-        self.sections = sections
-        for name in names { g_action_map_remove_action(group, name) }
-        names.removeAll()
+        for case let (_, _, name?) in shown { g_action_map_remove_action(group, name) }
+        shown.removeAll()
         g_menu_remove_all(model)
         for section in sections where !section.isEmpty {
             let menu = g_menu_new()!
@@ -79,58 +78,34 @@ public final class ExtraMenu {
     /// choosing it in the menu does; false if there is none or it is disabled.
     @discardableResult
     public func choose(_ label: String) -> Bool {
-        var index = 0
-        func find(_ items: [Item]) -> String? {
-            for item in items {
-                if let submenu = item.submenu {
-                    if let found = find(submenu) { return found }
-                    continue
-                }
-                defer { index += 1 }
-                if item.label.replacingOccurrences(of: "_", with: "") == label { return item.isEnabled ? names[index] : nil }
-            }
-            return nil
+        guard case let (_, item, name?)? = shown.first(where: { $0.label == label && $0.action != nil }), item.isEnabled else {
+            return false
         }
-        for section in sections {
-            if let name = find(section) {
-                g_action_group_activate_action(group, name, nil)
-                return true
-            }
-        }
-        return false
+        g_action_group_activate_action(group, name, nil)
+        return true
     }
 
     /// Every item's label, mnemonics taken out, submenus' items after their own label.
-    public var labels: [String] {
-        func flat(_ items: [Item]) -> [String] {
-            items.flatMap { [$0.label.replacingOccurrences(of: "_", with: "")] + flat($0.submenu ?? []) }
-        }
-        return sections.flatMap(flat)
-    }
+    public var labels: [String] { shown.map(\.label) }
 
     /// Whether the item with this label has its check mark.
     public func isChecked(_ label: String) -> Bool {
-        func find(_ items: [Item]) -> Bool? {
-            for item in items {
-                if item.label.replacingOccurrences(of: "_", with: "") == label { return item.isChecked }
-                if let found = find(item.submenu ?? []) { return found }
-            }
-            return nil
-        }
-        return sections.lazy.compactMap(find).first ?? false
+        shown.first { $0.label == label }?.item.isChecked ?? false
     }
 
     private func fill(_ menu: OpaquePointer, with items: [Item]) {
         for item in items {
+            let label = item.label.replacingOccurrences(of: "_", with: "")
             if let submenu = item.submenu {
+                shown.append((label, item, nil))
                 let inner = g_menu_new()!
                 fill(inner, with: submenu)
                 g_menu_append_submenu(menu, item.label, typed(inner))
                 g_object_unref(UnsafeMutableRawPointer(inner))
                 continue
             }
-            let name = "item\(names.count)"
-            names.append(name)
+            let name = "item\(shown.count)"
+            shown.append((label, item, name))
             let action = item.isChecked.map { g_simple_action_new_stateful(name, nil, g_variant_new_boolean($0 ? 1 : 0)) }
                 ?? g_simple_action_new(name, nil)
             guard let action else { continue }

@@ -12,40 +12,38 @@ extension TextView {
         case mark = "md-mark"
     }
 
-    private var markdownBuffer: UnsafeMutablePointer<GtkTextBuffer> { gtk_text_view_get_buffer(typed(raw)) }
-
     /// Sets `styled` parts, and takes every style off the rest of `region`.
     public func applyStyles(_ styled: [(style: Style, range: Range<Int>)], within region: Range<Int>) {
         var start = GtkTextIter(), end = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(markdownBuffer, &start, gint(region.lowerBound))
-        gtk_text_buffer_get_iter_at_offset(markdownBuffer, &end, gint(region.upperBound))
-        for style in Style.allCases { gtk_text_buffer_remove_tag(markdownBuffer, tag(style), &start, &end) }
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(region.lowerBound))
+        gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(region.upperBound))
+        for style in Style.allCases { gtk_text_buffer_remove_tag(buffer, tag(style), &start, &end) }
         for (style, range) in styled {
-            gtk_text_buffer_get_iter_at_offset(markdownBuffer, &start, gint(range.lowerBound))
-            gtk_text_buffer_get_iter_at_offset(markdownBuffer, &end, gint(range.upperBound))
-            gtk_text_buffer_apply_tag(markdownBuffer, tag(style), &start, &end)
+            gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(range.lowerBound))
+            gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(range.upperBound))
+            gtk_text_buffer_apply_tag(buffer, tag(style), &start, &end)
         }
     }
 
     /// The styles at a character (for tests: what the editor shows there).
     public func styles(at offset: Int) -> Set<Style> {
         var iter = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(markdownBuffer, &iter, gint(offset))
+        gtk_text_buffer_get_iter_at_offset(buffer, &iter, gint(offset))
         return Set(Style.allCases.filter { gtk_text_iter_has_tag(&iter, tag($0)) != 0 })
     }
 
     /// The selected characters, nil when nothing is selected.
     public var selection: Range<Int>? {
         var start = GtkTextIter(), end = GtkTextIter()
-        guard gtk_text_buffer_get_selection_bounds(markdownBuffer, &start, &end) != 0 else { return nil }
+        guard gtk_text_buffer_get_selection_bounds(buffer, &start, &end) != 0 else { return nil }
         return Int(gtk_text_iter_get_offset(&start))..<Int(gtk_text_iter_get_offset(&end))
     }
 
     public func select(_ range: Range<Int>) {
         var start = GtkTextIter(), end = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(markdownBuffer, &start, gint(range.lowerBound))
-        gtk_text_buffer_get_iter_at_offset(markdownBuffer, &end, gint(range.upperBound))
-        gtk_text_buffer_select_range(markdownBuffer, &start, &end)
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(range.lowerBound))
+        gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(range.upperBound))
+        gtk_text_buffer_select_range(buffer, &start, &end)
     }
 
     /// Calls `handle` for Enter (without modifiers) before the view puts in a line break; true
@@ -86,35 +84,23 @@ extension TextView {
     }
 
     private func tag(_ style: Style) -> UnsafeMutablePointer<GtkTextTag> {
-        let table = gtk_text_buffer_get_tag_table(markdownBuffer)
-        if let tag = gtk_text_tag_table_lookup(table, style.rawValue) { return tag }
-        let tag = gtk_text_tag_new(style.rawValue)!
-        let object = UnsafeMutablePointer<GObject>(OpaquePointer(tag))
-        func set(_ name: String, _ type: GType, _ fill: (UnsafeMutablePointer<GValue>) -> Void) {
-            var value = GValue()
-            g_value_init(&value, type)
-            fill(&value)
-            g_object_set_property(object, name, &value)
-            g_value_unset(&value)
-        }
         // G_TYPE_DOUBLE and its kin are macros Swift cannot see: GLib's fundamental type numbers,
         // shifted by G_TYPE_FUNDAMENTAL_SHIFT (2).
         let doubleType = GType(15 << 2), intType = GType(6 << 2), booleanType = GType(5 << 2), stringType = GType(16 << 2)
-        switch style {
-        case .heading1, .heading2, .heading3:
-            let scale = style == .heading1 ? 1.5 : style == .heading2 ? 1.3 : 1.15
-            set("scale", doubleType) { g_value_set_double($0, scale) }
-            set("weight", intType) { g_value_set_int($0, 700) }
-        case .strong: set("weight", intType) { g_value_set_int($0, 700) }
-        case .emphasis, .quote: set("style", pango_style_get_type()) { g_value_set_enum($0, gint(PANGO_STYLE_ITALIC.rawValue)) }
-        case .strikethrough: set("strikethrough", booleanType) { g_value_set_boolean($0, 1) }
-        case .code: set("family", stringType) { g_value_set_string($0, "monospace") }
-        case .link: set("underline", pango_underline_get_type()) { g_value_set_enum($0, gint(PANGO_UNDERLINE_SINGLE.rawValue)) }
-        case .mark: set("foreground", stringType) { g_value_set_string($0, "rgba(128,128,128,0.75)") }
+        return tag(named: style.rawValue) { set in
+            switch style {
+            case .heading1, .heading2, .heading3:
+                let scale = style == .heading1 ? 1.5 : style == .heading2 ? 1.3 : 1.15
+                set("scale", doubleType) { g_value_set_double($0, scale) }
+                set("weight", intType) { g_value_set_int($0, 700) }
+            case .strong: set("weight", intType) { g_value_set_int($0, 700) }
+            case .emphasis, .quote: set("style", pango_style_get_type()) { g_value_set_enum($0, gint(PANGO_STYLE_ITALIC.rawValue)) }
+            case .strikethrough: set("strikethrough", booleanType) { g_value_set_boolean($0, 1) }
+            case .code: set("family", stringType) { g_value_set_string($0, "monospace") }
+            case .link: set("underline", pango_underline_get_type()) { g_value_set_enum($0, gint(PANGO_UNDERLINE_SINGLE.rawValue)) }
+            case .mark: set("foreground", stringType) { g_value_set_string($0, "rgba(128,128,128,0.75)") }
+            }
         }
-        gtk_text_tag_table_add(table, tag)
-        g_object_unref(UnsafeMutableRawPointer(tag))
-        return tag
     }
 }
 

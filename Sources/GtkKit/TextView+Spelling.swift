@@ -4,16 +4,14 @@ import CGtk
 /// the error underline over ranges of them, its cursor, a replacement Undo takes back whole, and
 /// its context menu's own items.
 extension TextView {
-    private var textBuffer: UnsafeMutablePointer<GtkTextBuffer> { gtk_text_view_get_buffer(typed(raw)) }
-
-    public var characterCount: Int { Int(gtk_text_buffer_get_char_count(textBuffer)) }
+    public var characterCount: Int { Int(gtk_text_buffer_get_char_count(buffer)) }
 
     /// The characters in `range` (clamped to the text).
     public func text(in range: Range<Int>) -> String {
         var start = GtkTextIter(), end = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &start, gint(clamping: range.lowerBound))
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &end, gint(clamping: range.upperBound))
-        guard let chars = gtk_text_buffer_get_text(textBuffer, &start, &end, 1) else { return "" }
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(clamping: range.lowerBound))
+        gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(clamping: range.upperBound))
+        guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 1) else { return "" }
         defer { g_free(chars) }
         return String(cString: chars)
     }
@@ -21,27 +19,27 @@ extension TextView {
     /// Where the cursor is, in characters from the start.
     public var cursorOffset: Int {
         var iter = GtkTextIter()
-        gtk_text_buffer_get_iter_at_mark(textBuffer, &iter, gtk_text_buffer_get_insert(textBuffer))
+        gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
         return Int(gtk_text_iter_get_offset(&iter))
     }
 
     public func placeCursor(at offset: Int) {
         var iter = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &iter, gint(offset))
-        gtk_text_buffer_place_cursor(textBuffer, &iter)
+        gtk_text_buffer_get_iter_at_offset(buffer, &iter, gint(offset))
+        gtk_text_buffer_place_cursor(buffer, &iter)
     }
 
     /// Underlines `ranges` as misspelled, and nothing else within `region`.
     public func underlineMisspelled(_ ranges: [Range<Int>], within region: Range<Int>) {
         let tag = misspelledTag
         var start = GtkTextIter(), end = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &start, gint(region.lowerBound))
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &end, gint(region.upperBound))
-        gtk_text_buffer_remove_tag(textBuffer, tag, &start, &end)
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(region.lowerBound))
+        gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(region.upperBound))
+        gtk_text_buffer_remove_tag(buffer, tag, &start, &end)
         for range in ranges {
-            gtk_text_buffer_get_iter_at_offset(textBuffer, &start, gint(range.lowerBound))
-            gtk_text_buffer_get_iter_at_offset(textBuffer, &end, gint(range.upperBound))
-            gtk_text_buffer_apply_tag(textBuffer, tag, &start, &end)
+            gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(range.lowerBound))
+            gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(range.upperBound))
+            gtk_text_buffer_apply_tag(buffer, tag, &start, &end)
         }
     }
 
@@ -50,7 +48,7 @@ extension TextView {
         let tag = misspelledTag
         var ranges: [Range<Int>] = []
         var iter = GtkTextIter()
-        gtk_text_buffer_get_start_iter(textBuffer, &iter)
+        gtk_text_buffer_get_start_iter(buffer, &iter)
         var from: Int? = gtk_text_iter_has_tag(&iter, tag) != 0 ? 0 : nil
         while gtk_text_iter_forward_to_tag_toggle(&iter, tag) != 0 {
             let offset = Int(gtk_text_iter_get_offset(&iter))
@@ -67,21 +65,21 @@ extension TextView {
 
     /// Puts `text` in at the cursor, as typing it does.
     public func insertAtCursor(_ text: String) {
-        gtk_text_buffer_begin_user_action(textBuffer)
-        gtk_text_buffer_insert_at_cursor(textBuffer, text, -1)
-        gtk_text_buffer_end_user_action(textBuffer)
+        gtk_text_buffer_begin_user_action(buffer)
+        gtk_text_buffer_insert_at_cursor(buffer, text, -1)
+        gtk_text_buffer_end_user_action(buffer)
     }
 
     /// Replaces the characters in `range` with `text`, as one step of Undo.
     public func replace(_ range: Range<Int>, with text: String) {
         var start = GtkTextIter(), end = GtkTextIter()
-        gtk_text_buffer_begin_user_action(textBuffer)
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &start, gint(range.lowerBound))
-        gtk_text_buffer_get_iter_at_offset(textBuffer, &end, gint(range.upperBound))
-        gtk_text_buffer_delete(textBuffer, &start, &end)
-        gtk_text_buffer_insert(textBuffer, &start, text, -1)
-        gtk_text_buffer_place_cursor(textBuffer, &start)
-        gtk_text_buffer_end_user_action(textBuffer)
+        gtk_text_buffer_begin_user_action(buffer)
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, gint(range.lowerBound))
+        gtk_text_buffer_get_iter_at_offset(buffer, &end, gint(range.upperBound))
+        gtk_text_buffer_delete(buffer, &start, &end)
+        gtk_text_buffer_insert(buffer, &start, text, -1)
+        gtk_text_buffer_place_cursor(buffer, &start)
+        gtk_text_buffer_end_user_action(buffer)
     }
 
     /// Items of its own in the view's context menu, after GTK's. A right click first puts the
@@ -93,7 +91,7 @@ extension TextView {
         let gesture = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(gesture, guint(GDK_BUTTON_SECONDARY))
         gtk_event_controller_set_propagation_phase(gesture, GTK_PHASE_CAPTURE)
-        let view = raw, buffer = textBuffer
+        let view = raw, buffer = buffer
         Signal.connectPress(UnsafeMutableRawPointer(gesture), "pressed", { [weak menu] _, x, y in
             defer { menu?.willShow() }
             var bufferX: gint = 0, bufferY: gint = 0
@@ -110,16 +108,8 @@ extension TextView {
 
     /// The tag of misspelled words: the error underline (a red wave), made once per buffer.
     private var misspelledTag: UnsafeMutablePointer<GtkTextTag> {
-        let table = gtk_text_buffer_get_tag_table(textBuffer)
-        if let tag = gtk_text_tag_table_lookup(table, "misspelled") { return tag }
-        let tag = gtk_text_tag_new("misspelled")!
-        var value = GValue()
-        g_value_init(&value, pango_underline_get_type())
-        g_value_set_enum(&value, gint(PANGO_UNDERLINE_ERROR.rawValue))
-        g_object_set_property(UnsafeMutablePointer(OpaquePointer(tag)), "underline", &value)
-        g_value_unset(&value)
-        gtk_text_tag_table_add(table, tag)
-        g_object_unref(UnsafeMutableRawPointer(tag))
-        return tag
+        tag(named: "misspelled") { set in
+            set("underline", pango_underline_get_type()) { g_value_set_enum($0, gint(PANGO_UNDERLINE_ERROR.rawValue)) }
+        }
     }
 }

@@ -220,8 +220,9 @@ public enum Markdown {
     }
 
     private static func collectSpans(_ node: OpaquePointer, _ positions: Positions, into spans: inout [Span]) {
+        let nodeType = type(node)
         let kind: Span.Kind?
-        switch type(node) {
+        switch nodeType {
         case "heading": kind = .heading(level: Int(cmark_node_get_heading_level(node)))
         case "strong": kind = .strong
         case "emph": kind = .emphasis
@@ -235,25 +236,20 @@ public enum Markdown {
         if let kind, let range { spans.append(Span(kind: kind, range: range)) }
         let inner = children(of: node)
         // The marks: what of a styled node, list item or quote lies before its first child
-        // and after its last ("**", "# ", "- [x] ", "> ", "](https://…)").
-        if let range, kind != nil || ["item", "tasklist"].contains(type(node)) {
+        // ("**", "# ", "- [x] ", "> ") and, for words set between marks, after its last ("**",
+        // "](https://…)"). An inline code's are its backticks.
+        if let range, kind != nil || ["item", "tasklist"].contains(nodeType) {
             let kids = inner.compactMap { positions.range(of: $0) }
-            if type(node) == "code" {
+            if nodeType == "code" {
                 spans.append(contentsOf: backticks(around: range, in: positions))
             } else if let first = kids.first, let last = kids.last {
                 if first.lowerBound > range.lowerBound { spans.append(Span(kind: .mark, range: range.lowerBound..<first.lowerBound)) }
-                if kind != .quote, !["item", "tasklist"].contains(type(node)), last.upperBound < range.upperBound,
-                   !isHeading(kind) {
+                if ["strong", "emph", "strikethrough", "link"].contains(nodeType), last.upperBound < range.upperBound {
                     spans.append(Span(kind: .mark, range: last.upperBound..<range.upperBound))
                 }
             }
         }
         for child in inner { collectSpans(child, positions, into: &spans) }
-    }
-
-    private static func isHeading(_ kind: Span.Kind?) -> Bool {
-        if case .heading = kind { return true }
-        return false
     }
 
     /// cmark places an inline code at its words: its backticks (one or more) are the scalars
