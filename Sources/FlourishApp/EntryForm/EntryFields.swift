@@ -26,7 +26,9 @@ final class EntryFields {
     let dateError = Label()
     /// Said under the body when both title and body are empty.
     let textError = Label()
-    /// "124 words", under the body: counted when GTK is idle, never as a key is handled.
+    /// "124 words", under the body: counted when GTK is idle, never as a key is handled; nothing
+    /// while the body is empty (so start-up formats no number: the first one loads ICU's number
+    /// rules, 4.5 MiB and some milliseconds, which the window loads once it has settled).
     let wordCount = Label()
     private var countPending = false
     /// Spelling in the title and the body: misspelled words underlined, suggestions in their
@@ -77,7 +79,6 @@ final class EntryFields {
 
         wordCount.addClass("journal-meta")
         wordCount.alignEnd()
-        countWords()
         widgets = [titleLabel, titleField, moodRow, tags.view, measures.view, bodyLabel, bodyScroller, wordCount, textError, photos.view]
 
         // Enter in the title moves on to the body, as people expect of a form.
@@ -101,7 +102,8 @@ final class EntryFields {
 
     private func countWords() {
         countPending = false
-        wordCount.text = WordCount.phrase(WordCount.of(bodyField.text))
+        let words = WordCount.of(bodyField.text)
+        wordCount.text = words == 0 ? "" : WordCount.phrase(words)
     }
 
     private func fieldLabel(_ mnemonic: String, for field: Widget, namesWidget: Bool = true) -> Label {

@@ -12,12 +12,14 @@ final class WordCountUITests: XCTestCase {
             let harness = try Harness()
             defer { harness.close() }
             let fields = harness.form.fields
-            XCTAssertEqual(fields.wordCount.text, "0 words")
+            XCTAssertEqual(fields.wordCount.text, "", "no count while the body is empty")
             fields.bodyField.text = "Cold and bright by the river."
             harness.waitUntil("the words counted") { fields.wordCount.text == "6 words" }
             fields.bodyField.placeCursor(at: fields.bodyField.characterCount)
             fields.bodyField.insertAtCursor(" Tea")
             harness.waitUntil("counted again") { fields.wordCount.text == "7 words" }
+            fields.bodyField.text = ""
+            harness.waitUntil("emptied, no count") { fields.wordCount.text.isEmpty }
 
             let entry = try harness.journal.save(NewEntry(title: "Walk", body: "One word more.", mood: .okay), createdAt: Date())
             harness.model.reloadFromDisk()
