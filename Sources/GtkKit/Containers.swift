@@ -86,6 +86,10 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_min_content_height(opaque, height)
     }
 
+    public func setMinContentWidth(_ width: Int32) {
+        gtk_scrolled_window_set_min_content_width(opaque, width)
+    }
+
     /// Scrolls sideways only, as tall as its content: something wide that must not make the
     /// window wider.
     public func scrollSideways() {

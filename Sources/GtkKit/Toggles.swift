@@ -74,9 +74,11 @@ public final class FlowBox: Widget {
 
 /// A GtkMenuButton that opens a popover holding `child` (the search's filters).
 public final class PopoverButton: Widget {
-    public init(label: String, accessibleName: String, child: Widget) {
+    /// With `mnemonic`, an underscore in `label` marks the letter Alt opens it with.
+    public init(label: String, accessibleName: String, child: Widget, mnemonic: Bool = false) {
         self.accessibleName = accessibleName
         super.init(gtk_menu_button_new())
+        if mnemonic { gtk_menu_button_set_use_underline(opaque, 1) }
         gtk_menu_button_set_label(opaque, label)
         let popover = gtk_popover_new()!
         gtk_popover_set_child(typed(popover), child.raw)

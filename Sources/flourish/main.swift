@@ -227,7 +227,7 @@ if let importFrom {
                 print(String(format: tr("Daylio’s “%@” (%@ entries) becomes “%@”."), mood.name, "\(mood.count)", mood.proposed.title))
             }
             (entries, tags) = (export.entries(), [])
-        case .flourish(let read, let names, _):
+        case .flourish(let read, let names, _, _):
             (entries, tags) = (read, names)
         case .foreign(let journal):
             print(journal.entries.count == 1 ? String(format: tr("A journal from %@: 1 entry."), journal.source)
@@ -244,7 +244,7 @@ if let importFrom {
         case let count: print(String(format: tr("%@ of them have no mood, and are kept without one."), "\(count)"))
         }
         let summary = try store.importSummary(entries)
-        let receipt = try store.importEntries(entries, tags: tags, measures: file.measures)
+        let receipt = try store.importEntries(entries, tags: tags, measures: file.measures, templates: file.templates)
         print(String(format: tr("Imported %@ entries (%@ already in your journal) and %@ new tags."),
                      "\(receipt.entryIDs.count)", "\(summary.already)", "\(receipt.tagIDs.count)"))
         if receipt.photos > 0 { print(String(format: tr("%@ came with them."), PhotoCount.words(receipt.photos))) }

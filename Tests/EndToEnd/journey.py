@@ -1207,6 +1207,18 @@ def underlined(node, offset):
     return "underline:error" in attributes
 
 
+def choose_a_mood_and_save(app):
+    """Alt+F, Enter on the mood the picker opens on, then Ctrl+Enter and OK on "Entry Saved"."""
+    keys("alt+f")
+    app.wait("the mood popover", "push button", "the worst")
+    keys("Return")
+    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
+    keys("ctrl+Return")
+    app.wait("the saved dialog", "label", "Entry Saved")
+    keys("Return")
+    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+
+
 def markdown_is_written_and_read_as_text():
     print("journey: the body's Markdown is written with its keys, kept as written, and read without its marks", flush=True)
     journal = os.path.join(WORK, "markdown-journal.sqlite")
@@ -1223,14 +1235,7 @@ def markdown_is_written_and_read_as_text():
     type_text("milk")
     check("Ctrl+B wrapped the word, Enter began the next item",
           wait_for("the text typed", lambda: text_of(body) == "# Harbour day\n\nWe **walked**\n\n- bread\n- milk" or None))
-    keys("alt+f")
-    app.wait("the mood popover", "push button", "the worst")
-    keys("Return")
-    wait_for("the popover to close", lambda: app.find("push button", "the best") is None)
-    keys("ctrl+Return")
-    app.wait("the saved dialog", "label", "Entry Saved")
-    keys("Return")
-    wait_for("the dialog to close", lambda: app.find("label", "Entry Saved") is None)
+    choose_a_mood_and_save(app)
     with sqlite3.connect(journal) as db:
         kept = db.execute("SELECT body FROM entry").fetchall()
     db.close()
@@ -1243,6 +1248,39 @@ def markdown_is_written_and_read_as_text():
     heading = app.wait("the entry page's heading", "heading", "Harbour day")
     check("the heading is heard as a heading", heading is not None)
     check("the words are shown without marks", app.find("label", "We walked") is not None)
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
+def a_template_starts_the_entry():
+    print("journey: New Entry's Template menu (Alt+M) fills an empty form, then goes in at the cursor of a written one", flush=True)
+    journal = os.path.join(WORK, "templates-journal.sqlite")
+    app = Flourish(journal)
+    title = app.wait("the Title field", "text", "Title")
+    body = app.wait("the Body field", "text", "Body")
+    keys("alt+m")
+    app.wait("the Template menu's items", "push button", "Evening review")
+    check("the menu offers Edit Templates…", app.find("push button", "Edit Templates…") is not None)
+    keys("Down", "Return")
+    wait_for("the title filled, its date in words",
+             lambda: text_of(title).startswith("Evening review, ") and text_of(title)[-4:].isdigit() or None)
+    check("the body filled with the template's headings", text_of(body).startswith("## What happened today\n\n\n## What I am grateful for"))
+    check("the keyboard is in the body, where writing starts", wait_for("focus in the Body", lambda: focused(body)))
+    type_text("A long walk.")
+    keys("alt+m")
+    app.wait("the Template menu's items", "push button", "Three good things")
+    keys("Return")
+    wait_for("the second template at the cursor", lambda: "\n1. \n2. \n3. \n" in text_of(body) or None)
+    written = text_of(body)
+    check(f"every word kept, the template on lines of its own ({written!r})",
+          written.startswith("## What happened today\nA long walk.\n") and written.endswith("## What I would do differently\n\n"))
+    check("the title stays", text_of(title).startswith("Evening review, "))
+    choose_a_mood_and_save(app)
+    with sqlite3.connect(journal) as db:
+        kept = db.execute("SELECT title, body FROM entry").fetchall()
+    db.close()
+    check(f"the entry is kept as the form held it, its ends trimmed as every save trims them ({kept})",
+          len(kept) == 1 and kept[0][1] == written.strip())
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
 
@@ -2475,7 +2513,7 @@ def main():
                 screen_lock_locks_the_journal, idle_journal_locks_itself,
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
-                spelling_is_checked_and_words_kept_sealed, markdown_is_written_and_read_as_text,
+                spelling_is_checked_and_words_kept_sealed, markdown_is_written_and_read_as_text, a_template_starts_the_entry,
                 measures_are_kept_searched_and_charted,
                 rows_are_named_for_a_screen_reader, tree_read_while_dialogs_close_never_crashes,
                 # Last: it leaves the session's keyring locked.

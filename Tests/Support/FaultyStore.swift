@@ -63,6 +63,27 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     public func setSpellingLanguage(_ language: String?) throws(JournalError) { try real.setSpellingLanguage(language) }
     public func isSpellingChecked() -> Bool { real.isSpellingChecked() }
     public func setSpellingChecked(_ checked: Bool) throws(JournalError) { try real.setSpellingChecked(checked) }
+    public func templates() throws(JournalError) -> [EntryTemplate] { try real.templates() }
+    public func createTemplate(_ definition: TemplateDefinition) throws(JournalError) -> EntryTemplate {
+        if take(&saveFailures) { throw error }
+        return try real.createTemplate(definition)
+    }
+    public func updateTemplate(id: Int64, to definition: TemplateDefinition) throws(JournalError) -> EntryTemplate {
+        if take(&saveFailures) { throw error }
+        return try real.updateTemplate(id: id, to: definition)
+    }
+    public func setDefaultTemplate(id: Int64?) throws(JournalError) {
+        if take(&saveFailures) { throw error }
+        try real.setDefaultTemplate(id: id)
+    }
+    public func deleteTemplate(id: Int64) throws(JournalError) -> DeletedTemplate {
+        if take(&saveFailures) { throw error }
+        return try real.deleteTemplate(id: id)
+    }
+    public func restoreTemplate(_ deleted: DeletedTemplate) throws(JournalError) -> EntryTemplate {
+        if take(&saveFailures) { throw error }
+        return try real.restoreTemplate(deleted)
+    }
     public func measures() throws(JournalError) -> [Measure] { try real.measures() }
     public func measureUse() throws(JournalError) -> [Int64: Int] { try real.measureUse() }
     public func createMeasure(_ definition: MeasureDefinition) throws(JournalError) -> Measure {
@@ -96,9 +117,10 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
         return try real.importSummary(entries)
     }
 
-    public func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure]) throws(JournalError) -> ImportReceipt {
+    public func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure],
+                              templates: [ImportedTemplate]) throws(JournalError) -> ImportReceipt {
         if take(&saveFailures) { throw error }
-        return try real.importEntries(entries, tags: tags, measures: measures)
+        return try real.importEntries(entries, tags: tags, measures: measures, templates: templates)
     }
 
     public func undoImport(_ receipt: ImportReceipt) throws(JournalError) {
@@ -130,6 +152,9 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
 
     public func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
+    }
+    public func wordsByMonth(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MonthWords] {
+        try real.wordsByMonth(for: period, now: now, calendar: calendar)
     }
     public func measureInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MeasureInsight] {
         try real.measureInsights(for: period, now: now, calendar: calendar)

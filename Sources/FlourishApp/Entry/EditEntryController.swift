@@ -45,6 +45,7 @@ final class EditEntryController {
         buttons.append(saveButton)
         for widget in fields.widgets + [buttons] { content.append(widget) }
         fields.takePhotos(on: view)
+        fields.templateMenu.onChoose = { [unowned self] template in fields.apply(template, model: model) }
         saveButton.onClicked { [unowned self] in save() }
         cancelButton.onClicked { [unowned self] in cancel() }
     }

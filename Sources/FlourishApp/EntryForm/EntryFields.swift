@@ -15,6 +15,11 @@ final class EntryFields {
     let tags: TagChooser
     /// The journal's measures, under the tags: each an optional number or scale.
     let measures: MeasureFields
+    /// Template (Alt+M), beside the title's label.
+    let templateMenu: TemplateMenu
+    /// The title and body a template put in an empty form, while they are still as it left
+    /// them: such a form holds nothing the person wrote.
+    private(set) var templateFill: (title: String, body: String)?
     /// The entry's photos: Add Photo…, its thumbnails, drops and pastes.
     let photos: PhotoAttachments
     /// An edit carries exactly the photos shown (none shown takes them all off); a new entry
@@ -43,6 +48,7 @@ final class EntryFields {
     init(model: JournalModel, alerts: Alerts, thumbnails: PhotoThumbnails) {
         tags = TagChooser(model: model)
         measures = MeasureFields(model: model)
+        templateMenu = TemplateMenu(model: model)
         photos = PhotoAttachments(model: model, alerts: alerts, thumbnails: thumbnails)
         titleSpelling = TextSpelling(titleField, oneLine: true, session: SpellingSession.of(model), alerts: alerts)
         bodySpelling = TextSpelling(bodyField, session: SpellingSession.of(model), alerts: alerts)
@@ -79,7 +85,12 @@ final class EntryFields {
 
         wordCount.addClass("journal-meta")
         wordCount.alignEnd()
-        widgets = [titleLabel, titleField, moodRow, tags.view, measures.view, bodyLabel, bodyScroller, wordCount, textError, photos.view]
+        let titleRow = Box(.horizontal, spacing: 12)
+        titleLabel.expand(horizontally: true)
+        titleLabel.align(vertical: .end)
+        titleRow.append(titleLabel)
+        titleRow.append(templateMenu.button)
+        widgets = [titleRow, titleField, moodRow, tags.view, measures.view, bodyLabel, bodyScroller, wordCount, textError, photos.view]
 
         // Enter in the title moves on to the body, as people expect of a form.
         titleField.onActivate { [unowned self] in bodyField.grabFocus() }
@@ -137,6 +148,34 @@ final class EntryFields {
         }
     }
 
+    /// Whether the title and body are as a template left them in an empty form.
+    var isTemplateFillUntouched: Bool {
+        templateFill.map { $0.title == titleField.text && $0.body == bodyField.text } ?? false
+    }
+
+    /// Puts `template` in, as of now: an empty form (or one still as a template left it) takes
+    /// all of it; a written one keeps every word, the template's body going in at the cursor.
+    /// With `focus`, the keyboard goes to the body, where writing starts.
+    func apply(_ template: EntryTemplate, model: JournalModel, focus: Bool = true) {
+        let fill = TemplateFill(template, at: Date(), tags: model.tags, measures: model.measures)
+        var form = draft(location: nil)
+        if isTemplateFillUntouched { (form.title, form.body) = ("", "") }
+        let (filled, cursor, inserted) = fill.applied(to: form, cursor: bodyField.cursorOffset)
+        titleField.text = filled.title
+        if let inserted {
+            bodyField.insertAtCursor(inserted)
+        } else {
+            bodyField.text = filled.body
+        }
+        if let mood = filled.mood { picker.set(mood) }
+        tags.set(filled.tagIDs)
+        measures.set(filled.measures ?? [:])
+        templateFill = inserted == nil ? (titleField.text, bodyField.text) : nil
+        show([])
+        if focus { _ = bodyField.grabFocus() }
+        bodyField.placeCursor(at: cursor)
+    }
+
     /// Shows `entry` for editing: its words, its mood, and its date as the date control's text.
     func fill(from entry: Entry) {
         titleField.text = entry.title
@@ -180,6 +219,7 @@ final class EntryFields {
 
     /// Empty: title and body blank, mood back to "select" in #3687FF, the date back to "Now".
     func reset() {
+        templateFill = nil
         titleField.text = ""
         bodyField.text = ""
         picker.reset()

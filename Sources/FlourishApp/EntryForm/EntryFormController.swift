@@ -54,6 +54,18 @@ final class EntryFormController {
         locationSwitch.onToggled { [unowned self] in attachLocationChanged() }
         if locationSwitch.isOn { startLocating() }
         saveButton.onClicked { [unowned self] in save() }
+        fields.templateMenu.onChoose = { [unowned self] template in fields.apply(template, model: model) }
+        // The default template fills the empty form once the templates are read, and whenever
+        // one is made the default while the form is empty.
+        model.observeTemplates { [weak self] in self?.startFromDefault() }
+    }
+
+    /// An empty New Entry form (nothing typed, no photos) starts from the default template.
+    func startFromDefault() {
+        guard let template = model.defaultTemplate, !isSaving, (titleField.text.isEmpty && bodyField.text.isEmpty) || fields.isTemplateFillUntouched,
+              fields.photos.photos.isEmpty else { return }
+        if fields.isTemplateFillUntouched { fields.reset() }
+        fields.apply(template, model: model, focus: false)
     }
 
     // MARK: - Layout
@@ -91,7 +103,9 @@ final class EntryFormController {
     // MARK: - Saving
 
     /// Whether closing now would lose words the person typed, or photos they added.
-    var hasUnsavedText: Bool { !draft.problems.contains(.missingText) || !fields.photos.photos.isEmpty }
+    var hasUnsavedText: Bool {
+        (!draft.problems.contains(.missingText) && !fields.isTemplateFillUntouched) || !fields.photos.photos.isEmpty
+    }
 
     /// What the form holds now; the location only while the switch is on and a fix is known.
     /// Puts back the words the form held when the journal was locked.
@@ -164,5 +178,8 @@ final class EntryFormController {
     }
 
     /// Empties the form: title and body blank, mood back to "select" in #3687FF, date "Now".
-    func reset() { fields.reset() }
+    func reset() {
+        fields.reset()
+        startFromDefault()
+    }
 }

@@ -30,6 +30,8 @@ final class InsightsController {
     let tagsBox = Box(.vertical, spacing: 4)
     /// Each measure over the period, and the mood by its steps or bands.
     let measureFigures = MeasureFigures()
+    /// The words written in each month of the period.
+    let wordFigures = WordFigures(heading: InsightsController.heading(tr("Words written")))
     let streaks = Label()
     /// Said instead of the figures when the period has no entries, or they cannot be read.
     let summary = Label()
@@ -119,6 +121,7 @@ final class InsightsController {
         content.append(tagsBox)
         content.append(measureFigures.view)
         measureFigures.view.isVisible = false
+        content.append(wordFigures.view)
         content.append(Self.heading(tr("Streaks")))
         streaks.alignStart()
         content.append(streaks)
@@ -149,7 +152,7 @@ final class InsightsController {
         view.onMap { [unowned self] in refresh() }
     }
 
-    private static func heading(_ text: String) -> Label {
+    static func heading(_ text: String) -> Label {
         let label = Label(text)
         label.addClass("insights-heading")
         label.alignStart()
@@ -255,6 +258,13 @@ final class InsightsController {
             switch result {
             case .success(let measures): measureFigures.show(measures)
             case .failure(let error): measureFigures.show(failure: error.errorDescription ?? tr("The measures could not be read."))
+            }
+        }
+        model.wordsByMonth(for: period) { [weak self] result in
+            guard let self, asked == generation else { return }
+            switch result {
+            case .success(let months): wordFigures.show(months)
+            case .failure(let error): wordFigures.show(failure: error.errorDescription ?? tr("The words could not be counted."))
             }
         }
     }

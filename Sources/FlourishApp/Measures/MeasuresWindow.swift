@@ -23,12 +23,11 @@ final class MeasuresWindow {
     let addProblem = Label()
 
     /// "“Sleep” deleted" with Undo, while there is something to take back.
-    let undoBar = Box(.horizontal, spacing: 12)
-    let undoLabel = Label()
-    let undoButton = Button(mnemonic: tr("_Undo"))
-    /// The changes that can be taken back, the latest last.
-    private(set) var undoable: [Change] = []
-    private var isUndoing = false
+    let undoStack = UndoBar<Change> { $0.said }
+    var undoBar: Box { undoStack.view }
+    var undoLabel: Label { undoStack.label }
+    var undoButton: Button { undoStack.button }
+    var undoable: [Change] { undoStack.changes }
 
     /// A change made here, as what takes it back.
     enum Change {
@@ -61,13 +60,7 @@ final class MeasuresWindow {
 
         let content = Box(.vertical, spacing: 10)
         content.setMargins(12)
-        undoBar.addClass("app-notification")
-        undoBar.append(undoLabel)
-        undoButton.tooltip = tr("Undo (Ctrl+Z)")
-        undoBar.append(undoButton)
-        undoBar.align(horizontal: .center)
-        undoBar.isVisible = false
-        content.append(undoBar)
+        content.append(undoStack.view)
 
         let hint = Label(tr("Numbers and scales you track beside your mood, such as hours of sleep or energy from 1 to 5. Each entry can give a value for any of them, or none."))
         hint.enableWrapping()
@@ -285,41 +278,22 @@ final class MeasuresWindow {
 
     // MARK: - Undo
 
-    private func remember(_ change: Change) {
-        guard !isUndoing else { return }
-        undoable.append(change)
-        showUndo()
-    }
-
-    private func showUndo() {
-        undoLabel.text = undoable.last?.said ?? ""
-        undoBar.isVisible = !undoable.isEmpty
-    }
+    private func remember(_ change: Change) { undoStack.remember(change) }
 
     /// Takes back the latest change.
     func undo() {
-        guard !isUndoing, let change = undoable.popLast() else { return }
-        isUndoing = true
-        let done: @MainActor (JournalError?) -> Void = { [weak self] error in
-            guard let self else { return }
-            isUndoing = false
-            // Not taken back: it stays to be tried again (a deleted measure keeps its values).
-            if error != nil { undoable.append(change) }
-            showUndo()
-            if let error {
-                alerts.showMessage(title: tr("Error"), message: error.errorDescription ?? tr("The change could not be undone."))
+        undoStack.undo(alerts: alerts) { [unowned self] change, done in
+            switch change {
+            case .deleted(let gone):
+                focusAfterChange = (gone.measure.id, .name)
+                model.restoreMeasure(gone) { done($0.failure) }
+            case .edited(let id, let was, _):
+                focusAfterChange = (id, .name)
+                model.updateMeasure(id: id, to: was) { done($0.failure) }
+            case .moved(let id, let from, _):
+                focusAfterChange = (id, .name)
+                model.moveMeasure(id: id, to: from) { done($0.failure) }
             }
-        }
-        switch change {
-        case .deleted(let gone):
-            focusAfterChange = (gone.measure.id, .name)
-            model.restoreMeasure(gone) { done($0.failure) }
-        case .edited(let id, let was, _):
-            focusAfterChange = (id, .name)
-            model.updateMeasure(id: id, to: was) { done($0.failure) }
-        case .moved(let id, let from, _):
-            focusAfterChange = (id, .name)
-            model.moveMeasure(id: id, to: from) { done($0.failure) }
         }
     }
 }

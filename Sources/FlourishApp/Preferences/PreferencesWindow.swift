@@ -23,6 +23,8 @@ final class PreferencesWindow {
     let idleChoice = DropDown(accessibleName: tr("Lock when idle"))
     /// Opens Preferences → Measures.
     let measuresButton = Button(mnemonic: tr("_Measures…"))
+    /// Opens Preferences → Templates.
+    let templatesButton = Button(mnemonic: tr("_Templates…"))
     /// The idle limits offered, in minutes; nil: never.
     static let idleChoices: [Int?] = [1, 5, 15, 30, 60, nil]
     private let idleChanged: (Int?) -> Void
@@ -39,7 +41,7 @@ final class PreferencesWindow {
 
     init(application: Application, parent: Window, preferences: Preferences, reminders: ReminderService?, loginItem: LoginItem,
          lock: LockActions? = nil, idleChanged: @escaping (Int?) -> Void = { _ in },
-         showMeasures: @escaping @MainActor () -> Void = {}) {
+         showMeasures: @escaping @MainActor () -> Void = {}, showTemplates: @escaping @MainActor () -> Void = {}) {
         self.preferences = preferences
         self.idleChanged = idleChanged
         self.lock = lock
@@ -75,7 +77,11 @@ final class PreferencesWindow {
         problem.addClass("error")
         problem.isVisible = false
         content.append(problem)
-        addMeasuresSection(to: content, showMeasures: showMeasures)
+        addSection(tr("Measures"), hint: tr("Track numbers of your own beside the mood, such as hours of sleep or energy from 1 to 5."),
+                   button: measuresButton, to: content, open: showMeasures)
+        addSection(tr("Templates"),
+                   hint: tr("Starts for the days that need one, such as three good things or an evening review, chosen from New Entry’s Template menu."),
+                   button: templatesButton, to: content, open: showTemplates)
         if lock != nil { addLockSection(to: content) }
         TaskWindow.buttons([closeButton], in: content, of: window)
         closeButton.onClicked { [unowned self] in window.close() }
@@ -90,23 +96,25 @@ final class PreferencesWindow {
         minuteField.onValueChanged { [unowned self] in changed() }
     }
 
-    private func addMeasuresSection(to content: Box, showMeasures: @escaping @MainActor () -> Void) {
-        let heading = Label(tr("Measures"))
+    /// A section that opens a window of its own: its heading, a line saying what it is for, and
+    /// the button that opens it at the end of that line.
+    private func addSection(_ title: String, hint words: String, button: Button, to content: Box, open: @escaping @MainActor () -> Void) {
+        let heading = Label(title)
         heading.addClass("heading")
         heading.alignStart()
         heading.setMargins(top: 12)
         content.append(heading)
-        let hint = Label(tr("Track numbers of your own beside the mood, such as hours of sleep or energy from 1 to 5."))
+        let hint = Label(words)
         hint.enableWrapping()
         hint.alignStart()
         hint.expand(horizontally: true)
         hint.addClass("dim-label")
-        measuresButton.align(vertical: .center)
+        button.align(vertical: .center)
         let row = Box(.horizontal, spacing: 12)
         row.append(hint)
-        row.append(measuresButton)
+        row.append(button)
         content.append(row)
-        measuresButton.onClicked { showMeasures() }
+        button.onClicked { open() }
     }
 
     private func addLockSection(to content: Box) {

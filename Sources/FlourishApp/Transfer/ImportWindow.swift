@@ -169,7 +169,7 @@ final class ImportWindow {
         guard let file else { return }
         importButton.isSensitive = false
         let tags = file.tags
-        model.importEntries(entries, tags: tags, measures: file.measures) { [weak self] result in
+        model.importEntries(entries, tags: tags, measures: file.measures, templates: file.templates) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let receipt):

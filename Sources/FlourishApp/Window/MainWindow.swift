@@ -30,6 +30,7 @@ final class MainWindow {
     private(set) var tagsWindow: TagsWindow?
     /// Preferences → Measures, once opened.
     private(set) var measuresWindow: MeasuresWindow?
+    private(set) var templatesWindow: TemplatesWindow?
     /// The Export and Import windows, once opened.
     private(set) var exportWindow: ExportWindow?
     private(set) var importer: ImportWindow?
@@ -177,6 +178,13 @@ final class MainWindow {
         }
         window.addAction("show-help-overlay") { [unowned self] in showShortcuts() }
         window.addAction("show-tags") { [unowned self] in showTags() }
+        // Template → Edit Templates…, in the New Entry form and in the Edit page once it is made.
+        form.fields.templateMenu.onEdit = { [unowned self] in showTemplates() }
+        let madeEditor = journal.onEditorMade
+        journal.onEditorMade = { [unowned self] editor in
+            madeEditor(editor)
+            editor.fields.templateMenu.onEdit = { [unowned self] in showTemplates() }
+        }
         window.addAction("export") { [unowned self] in showExport() }
         window.addAction("import") { [unowned self] in chooseImport() }
         window.addAction("import-folder") { [unowned self] in importWindow().chooseFolder(from: window) }
@@ -300,11 +308,12 @@ final class MainWindow {
         exportWindow?.cancel()
         // Windows over these windows go first: GTK otherwise unhooks them from a parent already gone.
         preferencesWindow?.letGoOfLockWindow()
-        for window in [measuresWindow?.window, tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window,
+        for window in [measuresWindow?.window, templatesWindow?.window, tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window,
                        preferencesWindow?.window, recoveryKeyWindow?.window] {
             window?.destroy()
         }
         measuresWindow = nil
+        templatesWindow = nil
         tagsWindow = nil
         exportWindow = nil
         importer = nil
@@ -355,7 +364,8 @@ final class MainWindow {
         let made = preferencesWindow ?? PreferencesWindow(application: application, parent: window, preferences: preferences,
                                                           reminders: reminders, loginItem: loginItem, lock: lock,
                                                           idleChanged: { [weak self] minutes in self?.idleWatch?.setLimit(minutes: minutes) },
-                                                          showMeasures: { [weak self] in self?.showMeasures() })
+                                                          showMeasures: { [weak self] in self?.showMeasures() },
+                                                          showTemplates: { [weak self] in self?.showTemplates() })
         preferencesWindow = made
         made.present()
     }
@@ -366,6 +376,15 @@ final class MainWindow {
         let parent = preferencesWindow.map { $0.window.isVisible ? $0.window : window } ?? window
         let made = measuresWindow ?? MeasuresWindow(application: application, parent: parent, model: model)
         measuresWindow = made
+        made.present()
+    }
+
+    /// Preferences → Templates (or the forms' Template menu → Edit Templates…): made the first
+    /// time, shown again after, over Preferences when that is open.
+    func showTemplates() {
+        let parent = preferencesWindow.map { $0.window.isVisible ? $0.window : window } ?? window
+        let made = templatesWindow ?? TemplatesWindow(application: application, parent: parent, model: model)
+        templatesWindow = made
         made.present()
     }
 
@@ -479,6 +498,8 @@ final class MainWindow {
             model.loadTags()
             model.loadMeasures()
         }
+        // The templates: the Template menu's items, and the default one for the empty form.
+        model.loadTemplates()
         MainLoop.after(milliseconds: Self.healthCheckDelay) { [model] in
             // For the benchmark's table: what the window keeps, whatever the journal's size. Said
             // here, not as the window appears: its numbers, formatted, cost start-up some time.

@@ -20,4 +20,14 @@ extension JournalModel {
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
+
+    /// The words written in each month of `period` (see `JournalStore.wordsByMonth`), on the same
+    /// queue, after the figures asked for before it.
+    public func wordsByMonth(for period: InsightsPeriod, completion: @escaping @MainActor (Result<[MonthWords], JournalError>) -> Void) {
+        let (store, now) = (self.store, clock())
+        searching.async {
+            let result = Result { () throws(JournalError) in try store.wordsByMonth(for: period, now: now, calendar: .current) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
 }

@@ -27,17 +27,7 @@ extension JournalStore {
         let lower = from.map { min($0, yearFrom ?? $0) }, upper = to.map { max($0, yearTo ?? $0) }
         // Rows whose mood is no mood (a damaged or foreign file) are skipped as they are read:
         // they still count as days written, for the streaks.
-        var conditions = ["1"]
-        var arguments: StatementArguments = []
-        if let lower {
-            conditions.append("entry.created_at >= ?")
-            arguments += [lower]
-        }
-        if let upper {
-            conditions.append("entry.created_at < ?")
-            arguments += [upper]
-        }
-        let filter = "WHERE " + conditions.joined(separator: " AND ")
+        let filter = DateFilter(from: lower, to: upper)
         let inPeriod = (from.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? .min)..<(to.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? .max)
         let pixelDays = LocalClock.dayNumber(year: pixelYear, month: 1, day: 1)..<LocalClock.dayNumber(year: pixelYear + 1, month: 1, day: 1)
         let zone = calendar.timeZone
@@ -62,7 +52,8 @@ extension JournalStore {
             // unless another entry of it has one.
             var writtenWithoutMood = Set<Int>()
             let writtenHere = from == nil && to == nil
-            try Self.step(db, sql: "SELECT created_at, mood, id FROM entry \(filter) ORDER BY created_at", arguments: arguments) { row in
+            try Self.step(db, sql: "SELECT created_at, mood, id FROM entry WHERE \(filter.condition) ORDER BY created_at",
+                          arguments: filter.arguments) { row in
                 guard let seconds = Self.utcSeconds(row, column: 0) else { return }
                 let local = seconds + clock.offset(at: seconds)
                 let day = Int((Double(local) / 86_400).rounded(.down))

@@ -56,6 +56,11 @@ public final class JournalModel {
     /// JournalModel+Measures).
     public internal(set) var measures: [Measure] = []
     var measureObservers: [@MainActor () -> Void] = []
+    /// The journal's templates, in the person's order, once `loadTemplates()` has read them
+    /// (see JournalModel+Templates).
+    public internal(set) var templates: [EntryTemplate] = []
+    public internal(set) var templatesRead = false
+    var templateObservers: [@MainActor () -> Void] = []
     /// Whether the tags and measures came with the opening (`begin(tags:measures:)`): the
     /// window's forms are then built with them, and need not read them again.
     public private(set) var hasListsFromOpening = false
@@ -155,6 +160,7 @@ public final class JournalModel {
         // Another program (a sync, an import) may have added, renamed or removed tags and measures too.
         loadTags()
         loadMeasures()
+        if templatesRead { loadTemplates() }
     }
 
     // MARK: - Health

@@ -114,16 +114,7 @@ extension JournalStore {
     /// page's first figures do not wait for it.
     public func measureInsights(for period: InsightsPeriod, now: Date = Date(), calendar: Calendar = .current) throws(JournalError) -> [MeasureInsight] {
         let (from, to) = period.bounds(now: now, calendar: calendar)
-        var conditions = ["1"]
-        var arguments: StatementArguments = []
-        if let from {
-            conditions.append("created_at >= ?")
-            arguments += [from]
-        }
-        if let to {
-            conditions.append("created_at < ?")
-            arguments += [to]
-        }
+        let filter = DateFilter(from: from, to: to)
         let zone = calendar.timeZone
         return try reading { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM measure)") == true else { return [] }
@@ -131,8 +122,8 @@ extension JournalStore {
             // each placed on its local day.
             var clock = LocalClock(zone: zone)
             var moods = MoodsByID()
-            try Self.step(db, sql: "SELECT created_at, mood, id FROM entry WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at",
-                     arguments: arguments) { row in
+            try Self.step(db, sql: "SELECT created_at, mood, id FROM entry WHERE \(filter.condition) ORDER BY created_at",
+                     arguments: filter.arguments) { row in
                 guard let seconds = Self.utcSeconds(row, column: 0) else { return }
                 // An entry without a mood still gives its values (their days and averages), and
                 // is left out of the moods by band only.

@@ -68,12 +68,14 @@ public enum JournalRescue {
         let file = JournalFile.resolve(path)
         let (rows, known, tags, photos, measures): ([Row], Set<Int64>, ReadableTags, ReadablePhotos, ReadableMeasures)
         var spelling: (words: [String], settings: [Row]) = ([], [])
+        var templates: [Row]?
         do {
             // A New Key… cut short may have left the journal under the key it was replacing.
             let reading = JournalLock.readingKey(of: file, shownAs: path, cipher: cipher).key
             (rows, known, tags, photos, measures) = try withSnapshot(of: file, shownAs: path, cipher: reading, salvaging: true) { queue in
                 let (rows, known) = try readableRows(queue)
                 spelling = readableSpelling(queue)
+                templates = readableTemplates(queue)
                 return (rows, known, readableTags(queue), readablePhotos(queue), readableMeasures(queue))
             }
         } catch {
@@ -89,6 +91,7 @@ public enum JournalRescue {
         try restorePhotos(photos, of: recovered, from: file, into: store)
         try restoreMeasures(measures, of: recovered, into: store)
         try restoreSpelling(spelling, into: store)
+        try restoreTemplates(templates, into: store)
         return Recovery(recovered: recovered.count, lost: known.subtracting(recovered).count, output: output)
     }
 

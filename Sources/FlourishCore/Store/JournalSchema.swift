@@ -35,6 +35,10 @@ enum JournalSchema {
     /// own settings (its spelling language). Kept in the journal, not in Enchant's plain word
     /// lists, so that they are sealed with a locked journal.
     static let ownWordsMigration = "v12: words of my own"
+    /// Templates: named starts for an entry (a title, a body with placeholders, and a mood, tags
+    /// and measure values to prefill), the three Flourish offers to start with, and what sync
+    /// needs to carry them and the words of one's own to the other machines.
+    static let templatesMigration = "v13: templates"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -85,6 +89,7 @@ enum JournalSchema {
                 CREATE TABLE journal_setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration(templatesMigration, foreignKeyChecks: .immediate, migrate: addTemplates)
         return migrator
     }
 
@@ -182,6 +187,58 @@ enum JournalSchema {
             CREATE TRIGGER sync_measure_deleted AFTER DELETE ON measure WHEN \(on) BEGIN
               INSERT INTO sync_change (kind, name) VALUES ('measure', old.uuid);
               INSERT OR REPLACE INTO sync_measure_gone (uuid, gone_at) VALUES (old.uuid, \(now));
+            END;
+            """)
+    }
+
+    /// - `template`: each template, by uuid (as it travels), in the person's order. Its tags by
+    ///   name, one a line (as they travel: a tag made on another machine has another id); its
+    ///   measure values by the measures' uuids (`MeasureValues.text(byUUID:)`). `is_default`:
+    ///   the one every new entry starts from (of several, after sync, the one changed last).
+    /// - `sync_template_gone`: templates deleted, since when, as `sync_measure_gone`.
+    /// - Words of one's own travel too: each added is logged to be sent.
+    /// - The three templates to start with (`StarterTemplates`), in the language Flourish speaks
+    ///   as the journal is made or upgraded, under fixed uuids and dated long ago: two machines
+    ///   that both made them hold the same three, and any edit made anywhere wins over them.
+    private static func addTemplates(_ db: Database) throws {
+        let on = "EXISTS (SELECT 1 FROM sync_state WHERE key = 'journal') AND NOT EXISTS (SELECT 1 FROM sync_state WHERE key = 'applying')"
+        let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+        try db.execute(sql: """
+            CREATE TABLE template (
+              id         INTEGER PRIMARY KEY AUTOINCREMENT,
+              uuid       TEXT NOT NULL UNIQUE,
+              name       TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+              title      TEXT NOT NULL DEFAULT '',
+              body       TEXT NOT NULL DEFAULT '',
+              mood       INTEGER CHECK (mood BETWEEN 0 AND 5),
+              tags       TEXT NOT NULL DEFAULT '',
+              measures   TEXT NOT NULL DEFAULT '',
+              position   INTEGER NOT NULL,
+              is_default INTEGER NOT NULL DEFAULT 0,
+              changed_at TEXT NOT NULL DEFAULT (\(now))
+            );
+            CREATE TABLE sync_template_gone (uuid TEXT PRIMARY KEY NOT NULL, gone_at TEXT NOT NULL) WITHOUT ROWID;
+            """)
+        // Before the triggers: every machine makes the same three, so none is sent.
+        for (position, starter) in StarterTemplates.all.enumerated() {
+            try db.execute(sql: """
+                INSERT INTO template (uuid, name, title, body, position, changed_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [starter.uuid, starter.name, starter.title, starter.body, position, JournalStore.longAgo])
+        }
+        try db.execute(sql: """
+            CREATE TRIGGER sync_template_made AFTER INSERT ON template WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('template', new.uuid);
+              DELETE FROM sync_template_gone WHERE uuid = new.uuid;
+            END;
+            CREATE TRIGGER sync_template_changed AFTER UPDATE ON template WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('template', new.uuid);
+            END;
+            CREATE TRIGGER sync_template_deleted AFTER DELETE ON template WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('template', old.uuid);
+              INSERT OR REPLACE INTO sync_template_gone (uuid, gone_at) VALUES (old.uuid, \(now));
+            END;
+            CREATE TRIGGER sync_word_added AFTER INSERT ON own_word WHEN \(on) BEGIN
+              INSERT INTO sync_change (kind, name) VALUES ('word', new.word);
             END;
             """)
     }

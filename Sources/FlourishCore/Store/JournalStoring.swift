@@ -47,6 +47,15 @@ public protocol JournalStoring: Sendable {
     /// Whether spelling is checked (on unless turned off).
     func isSpellingChecked() -> Bool
     func setSpellingChecked(_ checked: Bool) throws(JournalError)
+    /// Every template, in the person's order (see `JournalStore+Templates`).
+    func templates() throws(JournalError) -> [EntryTemplate]
+    func createTemplate(_ definition: TemplateDefinition) throws(JournalError) -> EntryTemplate
+    func updateTemplate(id: Int64, to definition: TemplateDefinition) throws(JournalError) -> EntryTemplate
+    /// The template every new entry starts from; nil: none.
+    func setDefaultTemplate(id: Int64?) throws(JournalError)
+    /// Removes the template; returns it, for Undo.
+    func deleteTemplate(id: Int64) throws(JournalError) -> DeletedTemplate
+    func restoreTemplate(_ deleted: DeletedTemplate) throws(JournalError) -> EntryTemplate
     /// Every measure, in the person's order (see `JournalStore+Measures`).
     func measures() throws(JournalError) -> [Measure]
     /// How many entries carry a value for each measure, by measure id.
@@ -65,6 +74,8 @@ public protocol JournalStoring: Sendable {
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights
     /// Each measure over `period`: its values and the mood by its steps or bands.
     func measureInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MeasureInsight]
+    /// The words written in each month of the period (see `JournalStore.wordsByMonth`).
+    func wordsByMonth(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MonthWords]
 
     /// Writes the whole journal in `format` to `path`; `progress` hears (done, total) and
     /// returns false to cancel. See `JournalStore.export`.
@@ -73,7 +84,8 @@ public protocol JournalStoring: Sendable {
     /// What importing `entries` would add and find already there.
     func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary
     /// Adds the entries not there yet, with their tags and measures' values, in one transaction.
-    func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure]) throws(JournalError) -> ImportReceipt
+    func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure],
+                       templates: [ImportedTemplate]) throws(JournalError) -> ImportReceipt
     /// Takes an import back, in one transaction.
     func undoImport(_ receipt: ImportReceipt) throws(JournalError)
 

@@ -66,7 +66,7 @@ extension JournalStore {
     /// Empties every table of sync's but the earlier versions kept, which are the journal's.
     private static func forgetSync(_ db: Database) throws {
         for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "sync_revival", "sync_tag_made",
-                      "sync_photo", "sync_photo_unused", "sync_measure_gone"] {
+                      "sync_photo", "sync_photo_unused", "sync_measure_gone", "sync_template_gone"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
     }
@@ -77,9 +77,14 @@ extension JournalStore {
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
         // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
         // deletion of a tag, an earlier version to send) stays queued.
-        try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag', 'measure')")
+        try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag', 'measure', 'template', 'word')")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'measure', uuid FROM sync_measure_gone")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'measure', uuid FROM measure ORDER BY position, id")
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'template', uuid FROM sync_template_gone")
+        // A starter template never changed is every machine's already, each in its own language.
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'template', uuid FROM template WHERE changed_at != ? ORDER BY position, id",
+                       arguments: [longAgo])
+        try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'word', word FROM own_word ORDER BY word")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'tag', name FROM tag ORDER BY id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'entry', uuid FROM entry ORDER BY id")
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'deleted', uuid FROM sync_tombstone")
@@ -118,8 +123,9 @@ extension JournalStore {
                 if kind == "revived", let detail { revived[name] = detail }
                 last[name] = index
             }
-            var lastMeasure: [String: Int] = [:]
+            var lastMeasure: [String: Int] = [:], lastTemplate: [String: Int] = [:]
             for (index, row) in rows.enumerated() where row["kind"] as String == "measure" { lastMeasure[row["name"]] = index }
+            for (index, row) in rows.enumerated() where row["kind"] as String == "template" { lastTemplate[row["name"]] = index }
             let entries = try Self.syncEntries(uuids: Array(last.keys), db)
             let tombstones = try Self.tombstones(uuids: Array(last.keys), db)
             var changes: [SyncChange] = []
@@ -140,6 +146,10 @@ extension JournalStore {
                     // Once, at its last change, as it is now (or its deletion).
                     guard lastMeasure[name] == index, let change = try Self.measureChange(uuid: name, db) else { continue }
                     changes.append(change)
+                case "template":
+                    guard lastTemplate[name] == index, let change = try Self.templateChange(uuid: name, db) else { continue }
+                    changes.append(change)
+                case "word": changes.append(.word(name))
                 default:
                     guard last[name] == index else { continue }
                     if var entry = entries[name] {

@@ -13,13 +13,13 @@ extension JournalStore {
     /// Applies a batch of another machine's, whole or not at all, and records it as applied. A
     /// batch that opened with the key but does not hold what Flourish writes is refused whole.
     func apply(_ batch: SyncBatch, fileName: String) throws(SyncError) -> SyncReceipt {
-        try apply(batch.changes, measures: batch.measures ?? [], fileName: fileName, fromSnapshot: false,
+        try apply(batch.changes, extras: SyncExtras(batch), fileName: fileName, fromSnapshot: false,
                   holding: [(batch.machine, batch.number)])
     }
 
-    /// Applies changes in one transaction, the measures' first, and records the batches they
-    /// hold as applied.
-    func apply(_ changes: [SyncChange], measures: [SyncChange] = [], fileName: String, fromSnapshot: Bool,
+    /// Applies changes in one transaction, the measures' first, then the templates and words,
+    /// and records the batches they hold as applied.
+    func apply(_ changes: [SyncChange], extras: SyncExtras = SyncExtras(), fileName: String, fromSnapshot: Bool,
                holding batches: [(machine: String, number: Int)]) throws(SyncError) -> SyncReceipt {
         do {
             return try writing { db in
@@ -29,10 +29,10 @@ extension JournalStore {
                 var applier = SyncApplier(db: db, sent: sent, fromSnapshot: fromSnapshot)
                 // A measure's change among the entries', or anything else among the measures',
                 // is not what Flourish writes.
-                guard measures.allSatisfy(\.kind.isMeasure), !changes.contains(where: \.kind.isMeasure) else {
-                    throw JournalError.other(reason: Self.invalidBatch)
-                }
-                for change in measures { try applier.applyMeasure(change) }
+                guard extras.isWellFormed(besides: changes) else { throw JournalError.other(reason: Self.invalidBatch) }
+                for change in extras.measures { try applier.applyMeasure(change) }
+                for change in extras.templates { try applier.applyTemplate(change) }
+                for word in extras.words { try applier.applyWord(word) }
                 for change in changes { try applier.apply(change) }
                 try db.execute(sql: "DELETE FROM sync_state WHERE key = 'applying'")
                 let record = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)")
@@ -103,7 +103,7 @@ struct SyncApplier {
             if try madeSince(source, at: at) { return }
             try merge(source, into: target)
             try markGone(source, at: at, renamedTo: target)
-        case .measure, .deleteMeasure:
+        case .measure, .deleteMeasure, .template, .deleteTemplate, .word:
             throw JournalError.other(reason: JournalStore.invalidBatch)
         }
     }

@@ -7,29 +7,16 @@ import GRDB
 /// each other end with one: the one whose uuid sorts first (every machine picks the same), the
 /// other's entries' values moved onto it and sent again.
 extension JournalStore {
-    /// The measure with `uuid` as it is now, or its deletion; nil for neither (made and deleted
-    /// again before it was sent, with sync off meanwhile).
+    static let syncedMeasures = SyncedTable(table: "measure", gone: "sync_measure_gone", deletion: .deleteMeasure)
+
+    /// The measure with `uuid` as it is now, or its deletion.
     static func measureChange(uuid: String, _ db: Database) throws -> SyncChange? {
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM measure WHERE uuid = ?", arguments: [uuid]) {
-            return definitionChange(row)
-        }
-        guard let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_measure_gone WHERE uuid = ?", arguments: [uuid]) else {
-            return nil
-        }
-        var change = SyncChange(kind: .deleteMeasure)
-        change.uuid = uuid
-        change.at = gone
-        return change
+        try change(of: uuid, in: syncedMeasures, db, definitionChange)
     }
 
     /// Every measure deleted, then every measure: what a snapshot holds of them.
     static func measureChanges(_ db: Database) throws -> [SyncChange] {
-        var changes: [SyncChange] = []
-        for uuid in try String.fetchAll(db, sql: "SELECT uuid FROM sync_measure_gone ORDER BY uuid") {
-            if let change = try measureChange(uuid: uuid, db) { changes.append(change) }
-        }
-        changes += try Row.fetchAll(db, sql: "SELECT * FROM measure ORDER BY position, uuid").map(definitionChange)
-        return changes
+        try changes(in: syncedMeasures, db, definitionChange)
     }
 
     static func definitionChange(_ row: Row) -> SyncChange {
@@ -142,9 +129,15 @@ extension SyncApplier {
     /// greater content. Both machines compare the same pair and so keep the same one, where a
     /// tie kept by each as "mine" would leave them disagreeing for good.
     func definitionWins(_ remote: SyncChange, over local: SyncChange) -> Bool {
+        laterWins(remote, over: local, content: Self.definitionContent)
+    }
+
+    /// Whether `remote` was changed after `local`; on equal stamps, whether its `content` is the
+    /// greater (as bytes).
+    func laterWins(_ remote: SyncChange, over local: SyncChange, content: (SyncChange) -> [UInt8]) -> Bool {
         let (remoteStamp, localStamp) = (stamp(remote.at ?? ""), stamp(local.at ?? ""))
         guard remoteStamp == localStamp else { return remoteStamp > localStamp }
-        return Self.definitionContent(local).lexicographicallyPrecedes(Self.definitionContent(remote))
+        return content(local).lexicographicallyPrecedes(content(remote))
     }
 
     /// A definition as the same bytes on every machine: what a tie is broken on. Bytes, not

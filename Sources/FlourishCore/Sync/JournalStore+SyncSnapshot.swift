@@ -12,8 +12,10 @@ extension JournalStore {
     /// The journal as a snapshot's changes, and the batches it holds: one read, so both agree.
     func snapshotContents() throws(JournalError) -> (changes: [SyncChange], holds: [(machine: String, number: Int)]) {
         try reading { db in
-            // Every measure deleted, then every measure (see `SyncBatch.measures`).
-            var changes = try Self.measureChanges(db)
+            // Every measure deleted, then every measure (see `SyncBatch.measures`); the same of
+            // templates; every word of one's own.
+            var changes = try Self.measureChanges(db) + Self.templateChanges(db)
+            changes += try String.fetchAll(db, sql: "SELECT word FROM own_word ORDER BY word").map(SyncChange.word)
             // A name that is a tag again was made after it went: the tag stands, not its going.
             let tags = try Row.fetchAll(db, sql: "SELECT name, key FROM tag ORDER BY id")
             let keys = Set(tags.map { $0["key"] as String })
@@ -50,7 +52,7 @@ extension JournalStore {
     /// Applies another machine's snapshot, whole or not at all, and records every batch it holds
     /// as applied here.
     func apply(_ snapshot: SyncSnapshot, fileName: String) throws(SyncError) -> SyncReceipt {
-        try apply(snapshot.changes, measures: snapshot.measures ?? [], fileName: fileName, fromSnapshot: true, holding: snapshot.batches)
+        try apply(snapshot.changes, extras: SyncExtras(snapshot), fileName: fileName, fromSnapshot: true, holding: snapshot.batches)
     }
 
     /// The snapshots of other machines read here already: each is needed once at most.

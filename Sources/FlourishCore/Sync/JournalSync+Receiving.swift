@@ -81,7 +81,9 @@ extension JournalSync {
             // batches does not matter. One that is not Flourish's is refused with its batch, below.
             guard let measures = batch.measures, !measures.isEmpty else { continue }
             do {
-                _ = try store.apply([], measures: measures, fileName: file.text, fromSnapshot: false, holding: [])
+                var early = SyncExtras()
+                early.measures = measures
+                _ = try store.apply([], extras: early, fileName: file.text, fromSnapshot: false, holding: [])
             } catch .refusedFile {
                 opened[file.text] = nil
             }

@@ -10,17 +10,17 @@ extension JournalSync {
     func send(_ state: SyncState, counter: inout Counter) throws(SyncError) -> (changes: Int, files: [SyncFileName]) {
         let (pending, upTo) = try worded { () throws(JournalError) in try store.pendingChanges() }
         guard upTo > state.sent else { return (0, []) }
-        // The measures' changes go in the first batch, beside its entries' (see `SyncBatch.measures`).
-        let measures = pending.filter(\.kind.isMeasure), changes = pending.filter { !$0.kind.isMeasure }
+        // Measures, templates and words go in the first batch, beside its entries' (see `SyncExtras`).
+        let (changes, extras) = SyncExtras.split(pending)
         var parts = stride(from: 0, to: changes.count, by: SyncBatch.limit).map { Array(changes[$0..<min($0 + SyncBatch.limit, changes.count)]) }
-        if parts.isEmpty && !measures.isEmpty { parts = [[]] }
+        if parts.isEmpty && !extras.isEmpty { parts = [[]] }
         counter.expect(parts.count)
         var number = try worded { () throws(JournalError) in try store.syncState()?.nextBatch } ?? state.nextBatch
         var previous = try worded { () throws(JournalError) in try store.ownBatches(machine: state.machine).last } ?? 0
         let seen = try worded { () throws(JournalError) in try store.heard(besides: state.machine) }
         var files: [SyncFileName] = []
         for (index, part) in parts.enumerated() {
-            number = try write(part, measures: index == 0 && !measures.isEmpty ? measures : nil, machine: state.machine, from: number,
+            number = try write(part, extras: index == 0 ? extras : SyncExtras(), machine: state.machine, from: number,
                                previous: previous, seen: seen)
             try worded { () throws(JournalError) in try store.recordWritten(machine: state.machine, batch: number) }
             files.append(SyncFileName(machine: state.machine, number: number, kind: .batch))
@@ -33,15 +33,15 @@ extension JournalSync {
     }
 
     /// Writes one batch under the first free number from `number` on; returns the number used.
-    private func write(_ changes: [SyncChange], measures: [SyncChange]?, machine: String, from number: Int, previous: Int,
+    private func write(_ changes: [SyncChange], extras: SyncExtras, machine: String, from number: Int, previous: Int,
                        seen: [String: Int]) throws(SyncError) -> Int {
         var number = number
         // A few at most: more names taken than that is a place that refuses every new file.
         for _ in 0..<16 {
             guard number <= SyncLimits.highestNumber else { break }
             let name = SyncBatch.fileName(machine: machine, number: number)
-            let batch = SyncBatch(machine: machine, number: number, changes: changes, measures: measures, previous: previous, seen: seen,
-                                  computer: computer)
+            var batch = SyncBatch(machine: machine, number: number, changes: changes, previous: previous, seen: seen, computer: computer)
+            extras.put(into: &batch)
             do {
                 try place.create(name, contents: try sealed(batch, name: name))
                 return number
@@ -85,10 +85,9 @@ extension JournalSync {
     /// Writes this machine's snapshot at `number`; whether it is now at the place.
     private func writeSnapshot(machine: String, number: Int, into report: inout SyncReport) throws(SyncError) -> Bool {
         let (changes, holds) = try worded { () throws(JournalError) in try store.snapshotContents() }
-        let measures = changes.filter(\.kind.isMeasure)
-        let snapshot = SyncSnapshot(machine: machine, number: number, holds: SyncSnapshot.runs(of: holds),
-                                    changes: changes.filter { !$0.kind.isMeasure }, measures: measures.isEmpty ? nil : measures,
-                                    computer: computer)
+        let (entries, extras) = SyncExtras.split(changes)
+        var snapshot = SyncSnapshot(machine: machine, number: number, holds: SyncSnapshot.runs(of: holds), changes: entries, computer: computer)
+        extras.put(into: &snapshot)
         let name = SyncSnapshot.fileName(machine: machine, number: number)
         let file = SyncFileName(machine: machine, number: number, kind: .snapshot)
         do {

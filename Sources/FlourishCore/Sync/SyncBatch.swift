@@ -26,6 +26,10 @@ struct SyncBatch: SyncFileContents, Equatable {
     /// name them by uuid). Apart from `changes` so that a Flourish from before measures, which
     /// does not know their kinds, reads the rest of the batch and leaves them.
     var measures: [SyncChange]?
+    /// The templates changed or deleted, and the words of one's own added (see `SyncExtras`):
+    /// apart, as the measures are, so that a Flourish from before them reads the rest.
+    var templates: [SyncChange]?
+    var words: [String]?
     /// The number of the file its machine wrote before it (0: none). Numbers run unbroken but
     /// for a name someone else took first, so this, not `number - 1`, says which file must be
     /// applied before it; a file that says nothing (written before it was sealed in) follows
@@ -121,8 +125,16 @@ struct SyncChange: Codable, Equatable {
         /// A measure's definition as it is now, and its deletion (only in a file's `measures`).
         case measure
         case deleteMeasure = "delete-measure"
+        /// A template as it is now, and its deletion (only in a file's `templates`).
+        case template
+        case deleteTemplate = "delete-template"
+        /// A word added to the dictionary (only in a file's `words`, as the word alone).
+        case word
 
         var isMeasure: Bool { self == .measure || self == .deleteMeasure }
+        var isTemplate: Bool { self == .template || self == .deleteTemplate }
+        /// Whether it travels beside the entries' changes, not among them.
+        var travelsApart: Bool { isMeasure || isTemplate || self == .word }
     }
 
     var kind: Kind
@@ -160,12 +172,15 @@ struct SyncChange: Codable, Equatable {
     var lowest: Double?
     var highest: Double?
     var position: Int?
+    // Templates (and `uuid`, `name`, `title`, `body`, `mood`, `tags`, `measures`, `position`, `at`).
+    var isDefault: Bool?
 
     enum CodingKeys: String, CodingKey {
         case kind, uuid, title, body, mood, latitude, longitude, accuracy, tags, photos, measures, base, name, to, at
         case unit, lowest, highest, position
         case createdAt = "created_at", updatedAt = "updated_at", revivedAt = "revived_at", deletedAt = "deleted_at"
         case measureKind = "measure_kind"
+        case isDefault = "default"
     }
 
     init(kind: Kind) { self.kind = kind }

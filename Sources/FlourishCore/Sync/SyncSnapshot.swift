@@ -26,6 +26,9 @@ struct SyncSnapshot: SyncFileContents, Equatable {
     var changes: [SyncChange]
     /// Every measure and every measure deleted, applied first (see `SyncBatch.measures`).
     var measures: [SyncChange]?
+    /// Every template and every template deleted, and every word of one's own (see `SyncBatch`).
+    var templates: [SyncChange]?
+    var words: [String]?
     /// The writer's computer name, for messages; nil from before names were sealed in.
     var computer: String?
 

@@ -125,10 +125,12 @@ public struct ExportDocument: Codable, Sendable {
     public var tags: [String]
     /// Every measure of the journal, in its order; absent when it has none.
     public var measures: [ExportedMeasure]?
+    /// Every template of the journal, in its order; absent when it has none.
+    public var templates: [ExportedTemplate]?
     public var entries: [ExportedEntry]
 
     enum CodingKeys: String, CodingKey {
-        case format, version, tags, measures, entries
+        case format, version, tags, measures, templates, entries
         case exportedAt = "exported_at"
         case photosNote = "photos_note"
     }

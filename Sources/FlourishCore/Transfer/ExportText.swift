@@ -8,6 +8,8 @@ struct ExportText {
     let tagNames: [String]
     /// The journal's measures, in its order: listed at the top (JSON), a column each (CSV).
     let measures: [Measure]
+    /// The journal's templates, in its order: listed after the measures (JSON only).
+    var templates: [EntryTemplate] = []
     let exportedAt: Date
     /// "Saturday 21 November 2026", made once (a formatter a day cost seconds over decades).
     private let dayFormatter: DateFormatter
@@ -43,8 +45,11 @@ struct ExportText {
             // Only a journal with measures lists them: an export without is as it always was.
             let listed = measures.isEmpty ? "" : (try? String(decoding: Self.encoder.encode(measures.map(ExportedMeasure.init)), as: UTF8.self))
                 .map { "  \"measures\": \($0),\n" } ?? ""
+            let exportedTemplates = templates.map { ExportedTemplate($0, measures: measures) }
+            let templatesListed = templates.isEmpty ? "" : (try? String(decoding: Self.encoder.encode(exportedTemplates), as: UTF8.self))
+                .map { "  \"templates\": \($0),\n" } ?? ""
             return "{\n  \"format\": \"\(ExportDocument.formatName)\",\n  \"version\": \(ExportDocument.currentVersion),\n"
-                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n" + note + "  \"tags\": \(tags),\n" + listed + "  \"entries\": [\n"
+                + "  \"exported_at\": \"\(ExportedTime(exportedAt).iso8601)\",\n" + note + "  \"tags\": \(tags),\n" + listed + templatesListed + "  \"entries\": [\n"
         case .csv:
             // A column a measure, named by it, after the others.
             return CSV.record(Self.csvHeader + measures.map(\.name))

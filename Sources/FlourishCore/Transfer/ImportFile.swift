@@ -63,8 +63,8 @@ public struct ImportProblem: Error, Equatable, Sendable {
 /// anything is imported, or a Flourish JSON or ZIP export, imported as it is.
 public enum ImportFile: Sendable {
     case daylio(DaylioExport)
-    /// The entries, the file's list of tags, and its measures (in their order).
-    case flourish(entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure])
+    /// The entries, the file's list of tags, its measures and its templates (in their order).
+    case flourish(entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure], templates: [ImportedTemplate])
     /// Another app's journal (Day One, jrnl…: see `ImportSources`), imported as it is.
     case foreign(ForeignJournal)
 
@@ -126,8 +126,8 @@ public enum ImportFile: Sendable {
             if let source = ImportSources.source(of: input) { return .foreign(try source.read(input).checked()) }
         }
         if isJSON {
-            let (entries, tags, measures) = try FlourishJSON.entries(in: text, data: data)
-            return .flourish(entries: entries, tags: tags, measures: measures)
+            let (entries, tags, measures, templates) = try FlourishJSON.entries(in: text, data: data)
+            return .flourish(entries: entries, tags: tags, measures: measures, templates: templates)
         }
         return .daylio(try DaylioExport(text: text, calendar: calendar))
     }
@@ -146,24 +146,29 @@ public enum ImportFile: Sendable {
         }
         // Flourish's own journal can be large (years of long entries): a bound of its own.
         let data = try ForeignText.bytes(of: ZIPExport.journalMember, in: archive, limit: ForeignText.ownDocumentLimit) ?? Data()
-        let (entries, tags, measures) = try FlourishJSON.entries(in: String(decoding: data, as: UTF8.self), data: data, archive: archive)
-        return .flourish(entries: entries, tags: tags, measures: measures)
+        let (entries, tags, measures, templates) = try FlourishJSON.entries(in: String(decoding: data, as: UTF8.self), data: data, archive: archive)
+        return .flourish(entries: entries, tags: tags, measures: measures, templates: templates)
     }
 
     /// The measures the file brings, in its order (its entries' values name them).
     public var measures: [ImportedMeasure] {
         switch self {
         case .daylio(let export): export.measures
-        case .flourish(_, _, let measures): measures
+        case .flourish(_, _, let measures, _): measures
         case .foreign: []
         }
+    }
+
+    /// The templates the file brings (a Flourish export's), in its order.
+    public var templates: [ImportedTemplate] {
+        if case .flourish(_, _, _, let templates) = self { templates } else { [] }
     }
 
     /// Tags the file names beyond its entries' own (all of Flourish's; a foreign journal's).
     public var tags: [String] {
         switch self {
         case .daylio: []
-        case .flourish(_, let tags, _): tags
+        case .flourish(_, let tags, _, _): tags
         case .foreign(let journal): journal.tags
         }
     }
@@ -172,7 +177,7 @@ public enum ImportFile: Sendable {
     public var entries: [ImportedEntry]? {
         switch self {
         case .daylio: nil
-        case .flourish(let entries, _, _): entries
+        case .flourish(let entries, _, _, _): entries
         case .foreign(let journal): journal.entries
         }
     }
@@ -182,7 +187,7 @@ public enum ImportFile: Sendable {
     public var remarks: String {
         switch self {
         case .daylio(let export): export.remarks
-        case .flourish(let entries, _, _): Self.photosLeftBehind(Set(entries.flatMap(\.leftBehind)).count)
+        case .flourish(let entries, _, _, _): Self.photosLeftBehind(Set(entries.flatMap(\.leftBehind)).count)
         case .foreign(let journal):
             ([Self.photosLeftBehind(Set(journal.entries.flatMap(\.leftBehind)).count)]
                 + (journal.notImported.isEmpty ? [] : [String(format: tr("Not imported: %@."), journal.notImported.joined(separator: ", "))]))
@@ -230,7 +235,7 @@ public enum ImportFile: Sendable {
 /// which holds the photos the entries name).
 enum FlourishJSON {
     static func entries(in text: String, data: Data, archive: ImportArchive? = nil) throws(ImportProblem)
-        -> ([ImportedEntry], [String], [ImportedMeasure]) {
+        -> ([ImportedEntry], [String], [ImportedMeasure], [ImportedTemplate]) {
         let document: ExportDocument
         do {
             document = try JSONDecoder().decode(ExportDocument.self, from: data)
@@ -294,7 +299,15 @@ enum FlourishJSON {
             }
             entries.append(entry)
         }
-        return (entries, document.tags, measures)
+        var templates: [ImportedTemplate] = []
+        for exported in document.templates ?? [] {
+            guard let template = exported.imported else {
+                throw ImportProblem(line: line(of: "\"\(exported.uuid)\"", in: text),
+                                    reason: String(format: tr("the template “%@” has no name, or a mood that is not one of 0 to 5."), exported.name))
+            }
+            templates.append(template)
+        }
+        return (entries, document.tags, measures, templates)
     }
 
     /// The first line holding `needle` (with or without the space JSON may put after a colon).

@@ -38,9 +38,9 @@ extension JournalModel {
     }
 
     /// Imports in one transaction, then reads the journal again.
-    public func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure] = [],
+    public func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure] = [], templates: [ImportedTemplate] = [],
                               completion: @escaping @MainActor (Result<ImportReceipt, JournalError>) -> Void) {
-        onQueue({ store throws(JournalError) in try store.importEntries(entries, tags: tags, measures: measures) },
+        onQueue({ store throws(JournalError) in try store.importEntries(entries, tags: tags, measures: measures, templates: templates) },
                 changed: { !$0.entryIDs.isEmpty || !$0.tagIDs.isEmpty || !$0.measureIDs.isEmpty }, completion: completion)
     }
 

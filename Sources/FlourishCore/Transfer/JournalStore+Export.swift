@@ -43,9 +43,10 @@ extension JournalStore {
     /// and returns false to cancel.
     public func export(_ format: ExportFormat, to path: String, calendar: Calendar = .current, now: Date = Date(),
                        progress: (Int, Int) -> Bool = { _, _ in true }) throws(ExportFailure) -> ExportResult {
-        let ids: [Int64], tagNames: [Int64: String], hasPhotos: Bool, measures: [Measure]
+        let ids: [Int64], tagNames: [Int64: String], hasPhotos: Bool, measures: [Measure], templates: [EntryTemplate]
         do {
             measures = try self.measures()
+            templates = try self.templates()
             ids = Array(try entryIDs().reversed())
             tagNames = Dictionary(uniqueKeysWithValues: try tags(counted: false).map { ($0.id, $0.name) })
             hasPhotos = try reading { db in try db.tableExists("entry_photo") && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM entry_photo)") == true }
@@ -58,8 +59,9 @@ extension JournalStore {
         if let folder = ExportTarget.photoFolder(of: format, at: path), Self.sameFolder(folder, photoFolder.path) {
             throw .file(path: path, reason: tr("its photos would go into the folder where the journal keeps its own; choose another name"))
         }
-        let text = ExportText(format: format, calendar: calendar,
+        var text = ExportText(format: format, calendar: calendar,
                               tagNames: tagNames.values.sorted { TagName.key($0) < TagName.key($1) }, measures: measures, exportedAt: now)
+        text.templates = templates
         let target = try ExportTarget(format, path: path)
         var names = ExportPhotoNames()
         var year: Int?

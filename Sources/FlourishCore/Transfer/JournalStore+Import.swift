@@ -35,6 +35,8 @@ public struct ImportReceipt: Sendable, Equatable {
     public let photos: Int
     /// Measures the import made (those it found are left alone by an undo).
     public var measureIDs: [Int64] = []
+    /// Templates the import added (one whose uuid the journal had stays as it was).
+    public var templateIDs: [Int64] = []
 }
 
 extension JournalStore {
@@ -55,7 +57,7 @@ extension JournalStore {
     /// before its entry: a failure leaves at most photos no entry names, let go at a later start.
     /// A picture two entries share, or that the journal has already, is kept once.
     public func importEntries(_ entries: [ImportedEntry], tags extraTags: [String] = [],
-                              measures: [ImportedMeasure] = []) throws(JournalError) -> ImportReceipt {
+                              measures: [ImportedMeasure] = [], templates: [ImportedTemplate] = []) throws(JournalError) -> ImportReceipt {
         let kept = entries.contains { !$0.photos.isEmpty } ? try keepPhotos(of: try reading { db in try Self.plan(entries, db).adding }) : [:]
         return try writing { db in
             var plan = try Self.plan(entries, db, extraTags: extraTags)
@@ -99,6 +101,7 @@ extension JournalStore {
             }
             var receipt = ImportReceipt(entryIDs: ids, tagIDs: made.sorted(), photos: Set(plan.adding.flatMap { $0.photos.map(\.source) }).count)
             receipt.measureIDs = madeMeasures
+            receipt.templateIDs = try Self.importedTemplates(templates, db)
             return receipt
         }
     }
@@ -126,6 +129,7 @@ extension JournalStore {
             for tag in receipt.tagIDs {
                 try db.execute(sql: "DELETE FROM tag WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entry_tag WHERE tag_id = ?)", arguments: [tag, tag])
             }
+            for template in receipt.templateIDs { try db.execute(sql: "DELETE FROM template WHERE id = ?", arguments: [template]) }
             for measure in receipt.measureIDs {
                 try db.execute(sql: "DELETE FROM measure WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entry_measure WHERE measure_id = ?)",
                                arguments: [measure, measure])

@@ -49,6 +49,36 @@ final class InsightsUITests: XCTestCase {
         }
     }
 
+    func testWordsWrittenAreCountedByMonthAndFollowASave() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let now = Date()
+            let lastMonth = Calendar.current.date(byAdding: .month, value: -1, to: now)!
+            _ = try harness.journal.save(try EntryDraft(title: "Today", body: "A **long** walk by the sea.", mood: .okay).validated().get(),
+                                         createdAt: now)
+            _ = try harness.journal.save(try EntryDraft(title: "Before", body: "# Heading\n\n- one\n- two", mood: .okay).validated().get(),
+                                         createdAt: lastMonth)
+            let page = harness.main.insights
+            XCTAssertTrue(harness.main.window.activateAction("win.show-insights"))
+            page.periods[2].button.click() // All
+            let formatter = DateFormatter()
+            formatter.setLocalizedDateFormatFromTemplate("MMMM yyyy")
+            harness.waitUntil("the words of each month, newest first") {
+                page.wordFigures.lines.map(\.text) == ["\(formatter.string(from: now)): 6 words", "\(formatter.string(from: lastMonth)): 3 words"]
+            }
+            XCTAssertEqual(page.wordFigures.total.text, "9 words in this period", "marks are not words")
+            var saved = false
+            harness.model.save(try EntryDraft(title: "Later", body: "Four more words here", mood: .okay).validated().get()) {
+                saved = (try? $0.get()) != nil
+            }
+            harness.waitUntil("saved") { saved }
+            harness.main.show(.newEntry)
+            harness.main.show(.insights)
+            harness.waitUntil("the save is counted") { page.wordFigures.lines.first?.text == "\(formatter.string(from: now)): 10 words" }
+        }
+    }
+
     func testAnEmptyJournalSaysSo() throws {
         try MainActor.assumeIsolated {
             let harness = try Harness()

@@ -45,7 +45,7 @@ extension ExportImportUITests {
             harness.waitUntil("done") { finished }
 
             // What it wrote gives every photo back, byte for byte, in order.
-            guard case .flourish(let entries, let tags, _) = try ImportFile.read(path: path) else { return XCTFail("a Flourish export") }
+            guard case .flourish(let entries, let tags, _, _) = try ImportFile.read(path: path) else { return XCTFail("a Flourish export") }
             let fresh = try JournalStore(path: harness.folder.file("fresh.sqlite"))
             defer { fresh.close() }
             XCTAssertEqual(try fresh.importEntries(entries, tags: tags).photos, 2)

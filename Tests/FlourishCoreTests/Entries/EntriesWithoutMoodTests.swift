@@ -149,7 +149,7 @@ final class EntriesWithoutMoodTests: XCTestCase {
         XCTAssertTrue(written.contains("### 02:13 · meh\n\n**With**"), written)
 
         // Imported into an empty journal: still without one, and said before it is.
-        guard case .flourish(let read, let tags, _) = try ImportFile.read(path: json, calendar: utc) else { return XCTFail("not Flourish's") }
+        guard case .flourish(let read, let tags, _, _) = try ImportFile.read(path: json, calendar: utc) else { return XCTFail("not Flourish's") }
         XCTAssertEqual(read.withoutMood, 1)
         let target = folder.file("to.sqlite")
         let other = try JournalStore(path: target)

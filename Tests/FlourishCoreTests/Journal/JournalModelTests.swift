@@ -29,11 +29,20 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
     func setSpellingLanguage(_ language: String?) throws(JournalError) { try real.setSpellingLanguage(language) }
     func isSpellingChecked() -> Bool { real.isSpellingChecked() }
     func setSpellingChecked(_ checked: Bool) throws(JournalError) { try real.setSpellingChecked(checked) }
+    func templates() throws(JournalError) -> [EntryTemplate] { try real.templates() }
+    func createTemplate(_ definition: TemplateDefinition) throws(JournalError) -> EntryTemplate { try real.createTemplate(definition) }
+    func updateTemplate(id: Int64, to definition: TemplateDefinition) throws(JournalError) -> EntryTemplate { try real.updateTemplate(id: id, to: definition) }
+    func setDefaultTemplate(id: Int64?) throws(JournalError) { try real.setDefaultTemplate(id: id) }
+    func deleteTemplate(id: Int64) throws(JournalError) -> DeletedTemplate { try real.deleteTemplate(id: id) }
+    func restoreTemplate(_ deleted: DeletedTemplate) throws(JournalError) -> EntryTemplate { try real.restoreTemplate(deleted) }
     func memories(on today: Date, calendar: Calendar) throws(JournalError) -> [Memory] {
         try real.memories(on: today, calendar: calendar)
     }
     func insights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> Insights {
         try real.insights(for: period, now: now, calendar: calendar)
+    }
+    func wordsByMonth(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MonthWords] {
+        try real.wordsByMonth(for: period, now: now, calendar: calendar)
     }
     func measureInsights(for period: InsightsPeriod, now: Date, calendar: Calendar) throws(JournalError) -> [MeasureInsight] {
         try real.measureInsights(for: period, now: now, calendar: calendar)
@@ -43,8 +52,9 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
         try real.export(format, to: path, calendar: calendar, now: now, progress: progress)
     }
     func importSummary(_ entries: [ImportedEntry]) throws(JournalError) -> ImportSummary { try real.importSummary(entries) }
-    func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure]) throws(JournalError) -> ImportReceipt {
-        try real.importEntries(entries, tags: tags, measures: measures)
+    func importEntries(_ entries: [ImportedEntry], tags: [String], measures: [ImportedMeasure],
+                       templates: [ImportedTemplate]) throws(JournalError) -> ImportReceipt {
+        try real.importEntries(entries, tags: tags, measures: measures, templates: templates)
     }
     func undoImport(_ receipt: ImportReceipt) throws(JournalError) { try real.undoImport(receipt) }
     func earlierVersions(of uuid: String) throws(JournalError) -> [EarlierVersion] { try real.earlierVersions(of: uuid) }

@@ -25,6 +25,8 @@ final class LockedMigrationTests: XCTestCase {
     func testAV9JournalLockedUpgradesToTheSameRowsAsInTheClear() throws { try assertLockedUpgradeMatchesPlain(9) }
     func testAV10JournalLockedUpgradesToTheSameRowsAsInTheClear() throws { try assertLockedUpgradeMatchesPlain(10) }
     func testAV11JournalLockedOpensWithTheSameRowsAsInTheClear() throws { try assertLockedUpgradeMatchesPlain(11) }
+    func testAV12JournalLockedUpgradesToTheSameRowsAsInTheClear() throws { try assertLockedUpgradeMatchesPlain(12) }
+    func testAV13JournalLockedOpensWithTheSameRowsAsInTheClear() throws { try assertLockedUpgradeMatchesPlain(13) }
 
     private func assertLockedUpgradeMatchesPlain(_ version: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let fixture = Self.fixtures.appendingPathComponent("journal-v\(version).sqlite").path
@@ -66,7 +68,7 @@ final class LockedMigrationTests: XCTestCase {
         let setAside: Set<String> = uuidsGiven ? ["uuid"] : []
         let lockedRows = try everyRow(locked, cipher: cipher, settingAside: setAside)
         let plainRows = try everyRow(plain, cipher: nil, settingAside: setAside)
-        XCTAssertEqual(lockedRows["grdb_migrations"]?.last, ["text:'\(JournalSchema.ownWordsMigration)'"],
+        XCTAssertEqual(lockedRows["grdb_migrations"]?.last, ["text:'\(JournalSchema.templatesMigration)'"],
                        "\(name): every migration ran on the locked copy", file: file, line: line)
         if uuidsGiven {
             let uuids = try JournalFile.immutable(locked, cipher: cipher).read { db in try String.fetchAll(db, sql: "SELECT uuid FROM entry") }

@@ -197,10 +197,13 @@ final class PageFormatTests: XCTestCase {
         XCTAssertEqual(cipher.format(of: backup), JournalCipher.format, "its backup too")
         // Opened, the journal has had the schema's upgrades since (each adds its own row only).
         var rowsAfter = try everyRow(journal, cipher: cipher)
-        let since = [JournalSchema.optionalMoodMigration, JournalSchema.ownWordsMigration]
+        let since = [JournalSchema.optionalMoodMigration, JournalSchema.ownWordsMigration, JournalSchema.templatesMigration]
         rowsAfter["grdb_migrations"]?.removeAll { since.map { ["text:'\($0)'"] }.contains($0) }
         XCTAssertEqual(rowsAfter.removeValue(forKey: "own_word"), [], "v12's tables, empty")
         XCTAssertEqual(rowsAfter.removeValue(forKey: "journal_setting"), [])
+        XCTAssertEqual(rowsAfter.removeValue(forKey: "template")?.count, 3, "v13's three templates to start with")
+        XCTAssertEqual(rowsAfter.removeValue(forKey: "sync_template_gone"), [])
+        rowsAfter["sqlite_sequence"]?.removeAll { $0.first == "text:'template'" }
         XCTAssertEqual(rowsAfter, rowsBefore, "every row of every table, as it was")
         XCTAssertEqual(try everyRow(backup, cipher: cipher), backupBefore, "the backup's too")
         XCTAssertEqual(try JournalLock.unlock(path: journal, secret: "locked fixture passphrase").keyID, cipher.keyID,

@@ -47,7 +47,7 @@ final class MeasureTransferTests: XCTestCase {
         XCTAssertEqual(entries[0]["measures"] as? [String: Double], ["Sleep": 8.25, "Energy": 4, "Steps": 12_000])
         XCTAssertNil(entries[2]["measures"], "an entry without values has no measures object")
 
-        guard case .flourish(let read, let tags, let brought) = try ImportFile.read(path: path) else { return XCTFail("Flourish JSON") }
+        guard case .flourish(let read, let tags, let brought, _) = try ImportFile.read(path: path) else { return XCTFail("Flourish JSON") }
         XCTAssertEqual(brought.count, 4)
         let fresh = try JournalStore(path: folder.file("to.sqlite"))
         let receipt = try fresh.importEntries(read, tags: tags, measures: brought)
@@ -66,7 +66,7 @@ final class MeasureTransferTests: XCTestCase {
         let (store, _) = try journal("from.sqlite")
         let path = folder.file("journal.json")
         _ = try store.export(.json, to: path, calendar: utc, now: now)
-        guard case .flourish(let read, let tags, let brought) = try ImportFile.read(path: path) else { return XCTFail() }
+        guard case .flourish(let read, let tags, let brought, _) = try ImportFile.read(path: path) else { return XCTFail() }
         let other = try JournalStore(path: folder.file("other.sqlite"))
         let sleep = try other.createMeasure(MeasureDefinition(name: "SLEEP", kind: .number))
         let receipt = try other.importEntries(read, tags: tags, measures: brought)
@@ -100,7 +100,7 @@ final class MeasureTransferTests: XCTestCase {
         let (store, _) = try journal("from.sqlite")
         let path = folder.file("journal.json")
         _ = try store.export(.json, to: path, calendar: utc, now: now)
-        guard case .flourish(let read, let tags, let brought) = try ImportFile.read(path: path) else { return XCTFail() }
+        guard case .flourish(let read, let tags, let brought, _) = try ImportFile.read(path: path) else { return XCTFail() }
         let model = JournalModel(store: try JournalStore(path: folder.file("to.sqlite")))
         model.load()
         var done = false

@@ -58,7 +58,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v10: measures", "v11: entries without a mood", "v12: words of my own", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                           ["v10: measures", "v11: entries without a mood", "v12: words of my own", "v13: templates", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
                             "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
                             "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
@@ -120,7 +120,7 @@ final class MigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-                           ["v10: measures", "v11: entries without a mood", "v12: words of my own", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
+                           ["v10: measures", "v11: entries without a mood", "v12: words of my own", "v13: templates", "v1: entry", "v2: entry uuid and updated_at", "v3: tags and search",
                             "v4: faster search index", "v5: index of dates and moods", "v6: sync", "v7: sync stamps",
                             "v8: kept draft", "v9: photos"], "by identifier, as text: “v10” sorts before “v1:”")
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
@@ -176,12 +176,28 @@ final class MigrationTests: XCTestCase {
 
     /// Takes off what v12 adds to a journal: its migration's row and its two empty tables.
     private func peelOwnWords(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        peelTemplates(&tables, file: file, line: line)
         let row = ["text:'v12: words of my own'"]
         XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v12 applied once", file: file, line: line)
         tables["grdb_migrations"]?.removeAll { $0 == row }
         for table in ["own_word", "journal_setting"] {
             XCTAssertEqual(tables.removeValue(forKey: table), [], "v12's \(table) starts empty", file: file, line: line)
         }
+    }
+
+    /// Takes off what v13 adds to a journal: its migration's row, the three templates it starts
+    /// with (and their table's sequence), and its empty table of deletions. Nothing is logged to
+    /// be sent: every machine makes the same three.
+    private func peelTemplates(_ tables: inout [String: [[String]]], file: StaticString = #filePath, line: UInt = #line) {
+        let row = ["text:'v13: templates'"]
+        XCTAssertEqual(tables["grdb_migrations"]?.filter { $0 == row }.count, 1, "v13 applied once", file: file, line: line)
+        tables["grdb_migrations"]?.removeAll { $0 == row }
+        let starters = tables.removeValue(forKey: "template") ?? []
+        XCTAssertEqual(starters.map { $0[1] }, ["text:'5f1c2a9e-3b7d-4e61-9a0c-000000000001'", "text:'5f1c2a9e-3b7d-4e61-9a0c-000000000002'",
+                                                "text:'5f1c2a9e-3b7d-4e61-9a0c-000000000003'"], "the three to start with", file: file, line: line)
+        XCTAssertEqual(starters.map { $0.last }, starters.map { _ in "text:'1970-01-01 00:00:00.000'" }, "dated long ago", file: file, line: line)
+        XCTAssertEqual(tables.removeValue(forKey: "sync_template_gone"), [], "v13's deletions start empty", file: file, line: line)
+        tables["sqlite_sequence"]?.removeAll { $0.first == "text:'template'" }
     }
 
     private func everyTable(_ path: String) throws -> [String: [[String]]] {
@@ -196,7 +212,9 @@ final class MigrationTests: XCTestCase {
             let photos = try db.tableExists("photo") ? ["photo_key", "photo", "entry_photo", "sync_photo", "sync_photo_unused"] : []
             let measures = try db.tableExists("measure") ? ["measure", "entry_measure", "sync_measure_gone"] : []
             let words = try db.tableExists("own_word") ? ["own_word", "journal_setting"] : []
-            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos + measures + words {
+            let templates = try db.tableExists("template") ? ["template", "sync_template_gone"] : []
+            for table in ["entry", "tag", "entry_tag", "grdb_migrations", "sqlite_sequence"] + sync + stamps + kept + photos + measures + words
+                + templates {
                 let columns = try db.columns(in: table).map(\.name)
                 let selection = columns.map { "typeof(\($0)) || ':' || quote(\($0))" }.joined(separator: ", ")
                 tables[table] = try Row.fetchAll(db, sql: "SELECT \(selection) FROM \(table) ORDER BY 1").map { row in
@@ -536,6 +554,30 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(store.spellingLanguage(), "fr_FR")
         XCTAssertEqual(store.check(), .healthy)
         store.close()
-        XCTAssertEqual(try everyTable(path), before, "no row of a v12 journal changes by opening it")
+        var after = try everyTable(path)
+        peelTemplates(&after)
+        XCTAssertEqual(after, before, "no row of a v12 journal changes by opening it")
+    }
+
+    /// A v13 journal (the v12 one upgraded by this build, then a template made with a mood, tags
+    /// and a value and made the default, a starter edited, another deleted and a word added, as
+    /// the app writes them, with sync on): it opens with all of it and every row as it was.
+    func testAV13JournalOpensWithItsTemplatesAndEveryRowAsItWas() throws {
+        let path = try copy("journal-v13.sqlite")
+        let before = try everyTable(path)
+        XCTAssertEqual(before["grdb_migrations"]?.filter { $0 == ["text:'v13: templates'"] }.count, 1)
+        let store = try JournalStore(path: path)
+        let templates = try store.templates()
+        XCTAssertEqual(templates.map(\.name), ["Three good things", "Evening review", "Dream log"])
+        XCTAssertEqual(templates.filter(\.isDefault).map(\.name), ["Dream log"])
+        let dream = try XCTUnwrap(templates.last?.definition)
+        XCTAssertEqual(dream.mood, .okay)
+        XCTAssertEqual(dream.tags, ["Kitchen", "old diary"])
+        XCTAssertEqual(dream.values(in: try store.measures()).values.sorted(), [7.5])
+        XCTAssertTrue(templates[0].definition.body.hasSuffix("Edited by v13."))
+        XCTAssertEqual(store.ownWords(), ["Gretchenberg", "Ollantaytambo", "Quillabamba"])
+        XCTAssertEqual(store.check(), .healthy)
+        store.close()
+        XCTAssertEqual(try everyTable(path), before, "no row of a v13 journal changes by opening it")
     }
 }

@@ -79,7 +79,7 @@ extension ExportImportTests {
                        [["photos/IMG_2041.jpg", "photos/\(renamed)", "photos/Screenshot [1].png"], ["photos/IMG_2041.jpg"], []])
         XCTAssertEqual(document.entries[1].photos?.map(\.name), ["holiday.jpg"], "the name the entry gives it")
 
-        guard case .flourish(let entries, let tags, _) = try ImportFile.read(path: path) else { return XCTFail("read as a Flourish export") }
+        guard case .flourish(let entries, let tags, _, _) = try ImportFile.read(path: path) else { return XCTFail("read as a Flourish export") }
         XCTAssertEqual(entries.map { $0.photos.map(\.fileName) }, [["IMG_2041.jpg", "IMG_2041.jpg", "Screenshot [1].png"], ["holiday.jpg"], []])
         let fresh = try JournalStore(path: folder.file("to.sqlite"))
         XCTAssertEqual(try fresh.importSummary(entries).photos, 3)
@@ -89,7 +89,7 @@ extension ExportImportTests {
         XCTAssertEqual(try everything(fresh), try everything(store), "every entry and photo, byte for byte, in order")
         XCTAssertEqual(fresh.photoFolder.names().count, 3, "the shared photo kept once")
 
-        guard case .flourish(let again, _, _) = try ImportFile.read(path: path) else { return XCTFail() }
+        guard case .flourish(let again, _, _, _) = try ImportFile.read(path: path) else { return XCTFail() }
         XCTAssertEqual(try fresh.importSummary(again), ImportSummary(entries: 3, already: 3, tags: 0, newTags: 0, photos: 0))
         let second = try fresh.importEntries(again, tags: tags)
         XCTAssertEqual(second.entryIDs, [], "a second import adds nothing")
@@ -127,7 +127,7 @@ extension ExportImportTests {
         try JournalStore(path: folder.file("other.sqlite")).close()
         let other = try JournalStore(path: folder.file("other.sqlite"),
                                      cipher: try JournalLock.lock(path: folder.file("other.sqlite"), passphrase: "another passphrase", cost: .interactive).cipher)
-        guard case .flourish(let entries, let tags, _) = try ImportFile.read(path: zip) else { return XCTFail() }
+        guard case .flourish(let entries, let tags, _, _) = try ImportFile.read(path: zip) else { return XCTFail() }
         XCTAssertEqual(try other.importEntries(entries, tags: tags).photos, 3)
         XCTAssertEqual(try everything(other), try everything(store))
 
@@ -159,7 +159,7 @@ extension ExportImportTests {
         // Imported, its entries come without the photos it does not hold, and the preview says so.
         let file = try ImportFile.read(path: path)
         XCTAssertEqual(file.remarks, "3 photos are left behind: they are missing from the file or are not pictures.")
-        guard case .flourish(let entries, let tags, _) = file else { return XCTFail() }
+        guard case .flourish(let entries, let tags, _, _) = file else { return XCTFail() }
         let fresh = try JournalStore(path: folder.file("json-to.sqlite"))
         XCTAssertEqual(try fresh.importEntries(entries, tags: tags).entryIDs.count, 3)
         XCTAssertEqual(try fresh.entries(ids: try fresh.entryIDs()).flatMap(\.photos), [])

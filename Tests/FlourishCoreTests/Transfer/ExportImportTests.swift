@@ -69,7 +69,7 @@ final class ExportImportTests: XCTestCase {
         XCTAssertEqual(first["mood_title"] as? String, "the best")
         XCTAssertEqual(first["tags"] as? [String], ["Hiking 🥾", "work"])
 
-        guard case .flourish(let entries, let tags, _) = try ImportFile.read(path: path) else { return XCTFail("read as Flourish JSON") }
+        guard case .flourish(let entries, let tags, _, _) = try ImportFile.read(path: path) else { return XCTFail("read as Flourish JSON") }
         XCTAssertTrue(tags.contains("Unused"))
         let empty = try JournalStore(path: folder.file("to.sqlite"))
         let summary = try empty.importSummary(entries)

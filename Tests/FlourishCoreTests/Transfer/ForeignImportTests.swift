@@ -526,7 +526,7 @@ final class ForeignImportTests: XCTestCase {
         _ = try store.save(NewEntry(title: "Mine", body: "", mood: .okay))
         let path = folder.file("mine.json")
         _ = try store.export(.json, to: path)
-        guard case .flourish(let entries, _, _) = try ImportFile.read(path: path) else { return XCTFail("not read as Flourish's") }
+        guard case .flourish(let entries, _, _, _) = try ImportFile.read(path: path) else { return XCTFail("not read as Flourish's") }
         XCTAssertEqual(entries.map(\.title), ["Mine"])
     }
 }
