@@ -1,13 +1,20 @@
 import Foundation
 
 /// A real WebDAV server for a test: Apache httpd with mod_dav_fs and Basic authentication on
-/// 127.0.0.1 (Tests/Support/webdav_server.py), its files in a folder of the test's. Stopped by
-/// `stop()` or when it goes away.
+/// 127.0.0.1 (Tests/Support/webdav_server.py), or lighttpd with mod_webdav
+/// (Tests/Support/lighttpd_server.py), its files in a folder of the test's. Stopped by `stop()`
+/// or when it goes away.
 public final class WebDAVServer {
+    /// Which of Debian's servers.
+    public enum Kind: String {
+        case apache = "webdav_server.py"
+        case lighttpd = "lighttpd_server.py"
+    }
+
     /// "http://127.0.0.1:PORT".
     public let address: String
     /// "http://127.0.0.1:OTHERPORT": to a client, another server (another port), where /moved/
-    /// sends it. It asks for no password.
+    /// sends it. It asks for no password. Apache's only ("-" for lighttpd).
     public let elsewhere: String
     /// Where the server keeps what is PUT under /dav/, to read it byte for byte.
     public let davFolder: String
@@ -19,8 +26,8 @@ public final class WebDAVServer {
     private let process = Process()
     private let input = Pipe()
 
-    public init(in folder: String) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webdav_server.py")
+    public init(in folder: String, kind: Kind = .apache) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(kind.rawValue)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path, folder]
         let output = Pipe()

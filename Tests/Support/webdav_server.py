@@ -30,22 +30,15 @@ Authorization header it carried ("-" for none).
 """
 import os
 import pwd
-import signal
-import socket
 import subprocess
 import sys
-import time
+
+from local_server import free_port, serve
 
 folder = os.path.abspath(sys.argv[1])
 os.makedirs(folder, exist_ok=True)
 for sub in ["dav", "readonly", "elsewhere", "cgi", "lock", "run"]:
     os.makedirs(os.path.join(folder, sub), exist_ok=True)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 port = free_port()
@@ -159,29 +152,4 @@ with open(config_path, "w") as file:
     file.write(configuration)
 
 apache = subprocess.Popen(["/usr/sbin/apache2", "-f", config_path, "-DFOREGROUND"], stdin=subprocess.DEVNULL)
-
-
-def stop(*_):
-    apache.terminate()
-    try:
-        apache.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        apache.kill()
-    sys.exit(0)
-
-
-signal.signal(signal.SIGTERM, stop)
-deadline = time.time() + 20
-while True:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        break
-    except OSError:
-        if apache.poll() is not None or time.time() > deadline:
-            sys.stderr.write(open(os.path.join(folder, "error.log")).read() if os.path.exists(os.path.join(folder, "error.log")) else "")
-            print("failed", flush=True)
-            sys.exit(1)
-        time.sleep(0.05)
-print(f"ready http://127.0.0.1:{port} http://127.0.0.1:{other_port}", flush=True)
-sys.stdin.read()
-stop()
+serve(apache, port, os.path.join(folder, "error.log"), f"ready http://127.0.0.1:{port} http://127.0.0.1:{other_port}")

@@ -8,7 +8,8 @@ import GtkKit
 /// the next one (in an empty one, ends the list), and Ctrl+click follows a link.
 ///
 /// As spelling does, a keystroke styles again only its block (the text between blank lines
-/// around it); a whole text put in is styled a slice at a time when GTK is idle.
+/// around it, or the whole fenced code block it is in); a whole text put in is styled a slice at
+/// a time when GTK is idle.
 @MainActor
 final class MarkdownEditing {
     /// How far from a keystroke its block is looked for, either side, in characters.
@@ -42,7 +43,7 @@ final class MarkdownEditing {
         if delta > 2 {
             pass.start()
         } else {
-            style(block(around: view.cursorOffset))
+            style(widened(block(around: view.cursorOffset)))
         }
     }
 
@@ -59,8 +60,9 @@ final class MarkdownEditing {
                 end = min(total, end + Self.blockReach)
             }
         }
-        style(start..<end)
-        return end < total ? end : nil
+        let region = widened(start..<end)
+        style(region)
+        return region.upperBound < total ? region.upperBound : nil
     }
 
     /// The block holding `offset`: from the blank line before it to the blank line after it.
@@ -76,6 +78,22 @@ final class MarkdownEditing {
         while end + 1 < after.count, !(after[end] == "\n" && after[end + 1] == "\n") { end += 1 }
         if end + 1 >= after.count { end = after.count }
         return (lower + start)..<(offset + end)
+    }
+
+    /// `region` widened to the fenced code blocks it is in or opens: from the opening line of
+    /// one that began before it, to the closing line (or the text's end) of one still open at
+    /// its end. The text before it is read to know (a fence opened pages earlier counts).
+    private func widened(_ region: Range<Int>) -> Range<Int> {
+        var region = region
+        if let fence = MarkdownFences.open(in: view.text(in: 0..<region.lowerBound)) {
+            region = fence.offset..<region.upperBound
+        }
+        if let fence = MarkdownFences.open(in: view.text(in: region)) {
+            let total = view.characterCount
+            let rest = view.text(in: region.upperBound..<total)
+            region = region.lowerBound..<(region.upperBound + (MarkdownFences.closing(fence, in: rest) ?? (total - region.upperBound)))
+        }
+        return region
     }
 
     private func style(_ region: Range<Int>) {

@@ -56,8 +56,14 @@ public struct WebDAVPlace: SyncPlace {
         displayName = shown.string ?? address
     }
 
+    /// A PROPFIND's headers: its depth, and its body said to be XML, which lighttpd requires
+    /// (415 without it) and Nextcloud's SabreDAV expects.
+    static func propfindHeaders(depth: String) -> [String: String] {
+        ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"]
+    }
+
     public func prepare(create: Bool) throws(SyncError) {
-        let status = try request("PROPFIND", collection, headers: ["Depth": "0"], body: Self.propfind, limit: listing).status
+        let status = try request("PROPFIND", collection, headers: Self.propfindHeaders(depth: "0"), body: Self.propfind, limit: listing).status
         switch status {
         case 207, 200: return
         case 404 where create:
@@ -74,7 +80,7 @@ public struct WebDAVPlace: SyncPlace {
 
     public func list(_ folder: String) throws(SyncError) -> [String] {
         let url = folder.isEmpty ? collection : collection.appendingPathComponent(folder, isDirectory: true)
-        let answer = try request("PROPFIND", url, headers: ["Depth": "1"], body: Self.propfind, limit: listing, listing: true)
+        let answer = try request("PROPFIND", url, headers: Self.propfindHeaders(depth: "1"), body: Self.propfind, limit: listing, listing: true)
         if answer.status == 404 { return [] }
         guard answer.status == 207 else { throw failure(answer.status) }
         guard let files = answer.files else { throw .notAJournal(place: displayName) }

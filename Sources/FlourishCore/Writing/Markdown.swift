@@ -227,7 +227,7 @@ public enum Markdown {
         case "strong": kind = .strong
         case "emph": kind = .emphasis
         case "strikethrough": kind = .strikethrough
-        case "code": kind = .code
+        case "code", "code_block": kind = .code
         case "link": kind = .link(url: cmark_node_get_url(node).map { String(cString: $0) } ?? "")
         case "block_quote": kind = .quote
         default: kind = nil
@@ -242,6 +242,8 @@ public enum Markdown {
             let kids = inner.compactMap { positions.range(of: $0) }
             if nodeType == "code" {
                 spans.append(contentsOf: backticks(around: range, in: positions))
+            } else if nodeType == "code_block" {
+                spans.append(contentsOf: fenceLines(of: range, in: positions))
             } else if let first = kids.first, let last = kids.last {
                 if first.lowerBound > range.lowerBound { spans.append(Span(kind: .mark, range: range.lowerBound..<first.lowerBound)) }
                 if ["strong", "emph", "strikethrough", "link"].contains(nodeType), last.upperBound < range.upperBound {
@@ -250,6 +252,24 @@ public enum Markdown {
             }
         }
         for child in inner { collectSpans(child, positions, into: &spans) }
+    }
+
+    /// A fenced code block's opening and closing lines ("```swift", "```"), its marks; an
+    /// indented one has none.
+    private static func fenceLines(of range: Range<Int>, in positions: Positions) -> [Span] {
+        func isFence(_ at: Int) -> Bool {
+            var at = at
+            while positions.scalar(at: at) == " " { at += 1 }
+            return positions.scalar(at: at) == "`" || positions.scalar(at: at) == "~"
+        }
+        guard isFence(range.lowerBound) else { return [] }
+        var firstEnd = range.lowerBound
+        while firstEnd < range.upperBound, positions.scalar(at: firstEnd) != "\n" { firstEnd += 1 }
+        var spans = [Span(kind: .mark, range: range.lowerBound..<firstEnd)]
+        var lastStart = range.upperBound
+        while lastStart > firstEnd, positions.scalar(at: lastStart - 1) != "\n" { lastStart -= 1 }
+        if lastStart > firstEnd, isFence(lastStart) { spans.append(Span(kind: .mark, range: lastStart..<range.upperBound)) }
+        return spans
     }
 
     /// cmark places an inline code at its words: its backticks (one or more) are the scalars

@@ -103,5 +103,32 @@ final class MarkdownUITests: XCTestCase {
             XCTAssertEqual(body.text, "- [ ] \n- [ ] task", "the words go on to the next item")
         }
     }
-}
 
+    func testAFencedCodeBlockWithBlankLinesIsStyledWholeAsItIsWritten() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            let fields = harness.form.fields
+            let body = fields.bodyField
+            let markdown = try XCTUnwrap(fields.bodyMarkdown)
+            let opening = "Before\n\n```\nlet a = 1\n"
+            body.text = opening + "\n# not a heading\n```\n\n# After"
+            harness.waitUntil("styled") { markdown.isSettled }
+            let inside = (opening + "\n").count
+            XCTAssertEqual(body.styles(at: inside + 2), [.code], "inside the fence, after its blank line: code, not a heading")
+            XCTAssertEqual(body.styles(at: body.characterCount - 2), [.heading1], "after the fence, Markdown again")
+
+            // Typed a key at a time, past the blank line: the fence is styled whole each time.
+            body.placeCursor(at: inside + "# not a heading".count)
+            for key in ["!", " ", "*", "x", "*"] { body.insertAtCursor(key) }
+            XCTAssertEqual(body.styles(at: inside + 2), [.code])
+            XCTAssertEqual(body.styles(at: inside + "# not a heading! *".count), [.code], "no emphasis inside code")
+            // A fence opened and not closed yet runs to the text's end.
+            body.text = "```\ncode\n\n# still code"
+            harness.waitUntil("styled") { markdown.isSettled }
+            body.placeCursor(at: body.characterCount)
+            body.insertAtCursor("!")
+            XCTAssertEqual(body.styles(at: body.characterCount - 3), [.code])
+        }
+    }
+}
