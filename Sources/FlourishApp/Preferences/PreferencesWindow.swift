@@ -49,7 +49,7 @@ final class PreferencesWindow {
         self.reminders = reminders
         self.loginItem = loginItem
         let content: Box
-        (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Preferences"), width: 460)
+        (window, content) = TaskWindow.make(application: application, parent: parent, title: tr("Preferences"), width: 460, scrollsPast: 640)
 
         let heading = Label(tr("Daily reminder"))
         heading.addClass("heading")

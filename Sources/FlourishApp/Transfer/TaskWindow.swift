@@ -5,7 +5,10 @@ import GtkKit
 /// the end, the last one the suggested action.
 @MainActor
 enum TaskWindow {
-    static func make(application: Application, parent: Window, title: String, width: Int32) -> (window: Window, content: Box) {
+    /// With `scrollsPast`, a content taller than that scrolls (Preferences, whose sections do
+    /// not all fit a small screen).
+    static func make(application: Application, parent: Window, title: String, width: Int32,
+                     scrollsPast height: Int32? = nil) -> (window: Window, content: Box) {
         let window = Window(application: application)
         window.title = title
         window.setTransient(for: parent)
@@ -13,7 +16,13 @@ enum TaskWindow {
         window.setDefaultSize(width: width, height: -1)
         let content = Box(.vertical, spacing: 10)
         content.setMargins(18)
-        window.setChild(content)
+        if let height {
+            let scroller = ScrolledWindow(content)
+            scroller.setMaxContentHeight(height)
+            window.setChild(scroller)
+        } else {
+            window.setChild(content)
+        }
         return (window, content)
     }
 
