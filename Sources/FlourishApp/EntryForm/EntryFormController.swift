@@ -55,16 +55,17 @@ final class EntryFormController {
         if locationSwitch.isOn { startLocating() }
         saveButton.onClicked { [unowned self] in save() }
         fields.templateMenu.onChoose = { [unowned self] template in fields.apply(template, model: model) }
-        // The default template fills the empty form once the templates are read, and whenever
-        // one is made the default while the form is empty.
+        // The default template fills the empty form once the templates are read, and when one
+        // is made the default while the form is empty.
         model.observeTemplates { [weak self] in self?.startFromDefault() }
     }
 
-    /// An empty New Entry form (nothing typed, no photos) starts from the default template.
+    /// An empty New Entry form (no title, no body, no photos) starts from the default template.
+    /// A form that holds anything is left as it is, whatever changed among the templates: a
+    /// mood or tags chosen beside a template's words are the person's.
     func startFromDefault() {
-        guard let template = model.defaultTemplate, !isSaving, (titleField.text.isEmpty && bodyField.text.isEmpty) || fields.isTemplateFillUntouched,
+        guard let template = model.defaultTemplate, !isSaving, titleField.text.isEmpty, bodyField.text.isEmpty,
               fields.photos.photos.isEmpty else { return }
-        if fields.isTemplateFillUntouched { fields.reset() }
         fields.apply(template, model: model, focus: false)
     }
 

@@ -35,7 +35,7 @@ final class WordFigures {
             bar.addClass("insight-bar")
             bar.addClass("words-bar")
             bar.align(vertical: .center)
-            bar.setSizeRequest(width: max(2, InsightsController.barWidth * Int32(month.words) / Int32(most)), height: 14)
+            bar.setSizeRequest(width: Int32(max(2, Int(InsightsController.barWidth) * month.words / most)), height: 14)
             let line = Label(String(format: tr("%@: %@"), formatter.string(from: date), WordCount.phrase(month.words)))
             row.append(bar)
             row.append(line)

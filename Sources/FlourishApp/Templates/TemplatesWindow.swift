@@ -63,8 +63,10 @@ final class TemplatesWindow {
         }
     }
 
-    /// The template in the editor.
+    /// The template in the editor, and what the editor was filled with (its edits are what
+    /// differs from it).
     private(set) var shownID: Int64?
+    private var filled: TemplateDefinition?
     /// While the editor is filled from a template, its signals change nothing.
     private var isFilling = false
     private let model: JournalModel
@@ -131,10 +133,9 @@ final class TemplatesWindow {
             }
             return false
         }
-        window.onCloseRequest { [unowned self] in
-            keepEdits()
-            return false
-        }
+        // Closing keeps the edits; edits that make no template (no name) keep the window open,
+        // the problem said beside the field.
+        window.onCloseRequest { [unowned self] in !keepEdits() }
         model.observeTemplates { [weak self] in
             guard let self, window.isVisible else { return }
             showList()
@@ -223,20 +224,47 @@ final class TemplatesWindow {
             return (template.id, button)
         }
         if listButtons.isEmpty { list.append(emptyHint) }
-        let shown = model.templates.first { $0.id == shownID } ?? model.templates.first
-        show(shown)
+        // Edits not kept yet stay in the editor through a change elsewhere (a default chosen, a
+        // sync): only the list's marks follow it.
+        if let shown = model.templates.first(where: { $0.id == shownID }), isEdited {
+            isFilling = true
+            for (id, button) in listButtons { button.isActive = id == shown.id }
+            defaultCheck.isActive = shown.isDefault
+            isFilling = false
+        } else {
+            show(model.templates.first { $0.id == shownID } ?? model.templates.first)
+        }
     }
 
-    /// Keeps the edits of the template shown, then shows template `id`.
+    /// Keeps the edits of the template shown, then shows template `id`; edits that make no
+    /// template keep it shown, the problem said.
     private func choose(_ id: Int64) {
-        keepEdits()
+        guard keepEdits() else {
+            isFilling = true
+            for (each, button) in listButtons { button.isActive = each == shownID }
+            isFilling = false
+            return
+        }
         show(model.templates.first { $0.id == id })
+    }
+
+    /// Whether the editor holds anything other than what it was filled with.
+    private var isEdited: Bool {
+        guard let filled else { return false }
+        let mood = moodChoice.selected.flatMap { $0 > 0 ? Mood(rawValue: $0 - 1) : nil }
+        if nameField.text != filled.name || titleField.text != filled.title || bodyField.text != filled.body || mood != filled.mood {
+            return true
+        }
+        if tags.selected != filled.tagIDs(in: model.tags) { return true }
+        if case .success(let values) = measures.values { return values != filled.values(in: model.measures) }
+        return true
     }
 
     private func show(_ template: EntryTemplate?) {
         isFilling = true
         defer { isFilling = false }
         shownID = template?.id
+        filled = template?.definition
         for (id, button) in listButtons { button.isActive = id == template?.id }
         for widget in [editor, saveButton, deleteButton] as [Widget] { widget.isSensitive = template != nil }
         guard let template else {
@@ -274,25 +302,33 @@ final class TemplatesWindow {
 
     // MARK: - Changes
 
-    /// Keeps the editor's words, when they changed and make a template.
-    func keepEdits() {
-        guard let id = shownID, let shown = model.templates.first(where: { $0.id == id }), let definition = edited else { return }
+    /// Keeps the editor's words, when they changed; false when they make no template (no name,
+    /// a value that is not a number), said beside the field, nothing kept.
+    @discardableResult
+    func keepEdits() -> Bool {
+        guard let id = shownID, let shown = model.templates.first(where: { $0.id == id }) else { return true }
+        guard let definition = edited else { return false }
         switch definition.validated() {
-        case .failure(let problem): return showProblem(problem.message)
-        case .success(let valid): guard valid != shown.definition else { return }
+        case .failure(let problem):
+            showProblem(problem.message)
+            return false
+        case .success(let valid): guard valid != shown.definition else { return true }
         }
         model.updateTemplate(id: id, to: definition) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(let changed): remember(.edited(id: id, was: shown.definition, name: changed.name))
+            case .success(let changed):
+                if shownID == id { filled = changed.definition }
+                remember(.edited(id: id, was: shown.definition, name: changed.name))
             case .failure(let error): showProblem(error.errorDescription ?? tr("The template could not be saved."))
             }
         }
+        return true
     }
 
     /// New Template: one named "New template", empty, shown with the keyboard in its name.
     func make() {
-        keepEdits()
+        guard keepEdits() else { return }
         newButton.isSensitive = false
         model.createTemplate(TemplateDefinition(name: tr("New template"))) { [weak self] result in
             guard let self else { return }
@@ -325,6 +361,13 @@ final class TemplatesWindow {
     private func defaultToggled() {
         guard !isFilling, let id = shownID, let shown = model.templates.first(where: { $0.id == id }) else { return }
         let was = model.defaultTemplate?.id
+        // The words first: a template is made the default as it reads in the editor.
+        guard keepEdits() else {
+            isFilling = true
+            defaultCheck.isActive = was == id
+            isFilling = false
+            return
+        }
         let wanted: Int64? = defaultCheck.isActive ? id : nil
         guard wanted != was else { return }
         model.setDefaultTemplate(id: wanted) { [weak self] result in

@@ -70,9 +70,12 @@ extension SyncApplier {
             return
         }
         let mood = change.mood.flatMap(Mood.init(rawValue:))
-        guard change.mood == nil || mood != nil, (change.position ?? 0) >= 0,
+        // A definition Flourish would not have written (cleaned by `validated`) is not Flourish's.
+        guard change.mood == nil || mood != nil, (0...1_000_000).contains(change.position ?? 0),
               case .success(let definition) = TemplateDefinition(name: change.name ?? "", title: change.title ?? "", body: change.body ?? "",
-                                                                 mood: mood, tags: change.tags ?? [], measures: change.measures ?? [:]).validated()
+                                                                 mood: mood, tags: change.tags ?? [], measures: change.measures ?? [:]).validated(),
+              definition.name == change.name, definition.title == (change.title ?? ""), definition.body == (change.body ?? ""),
+              definition.tags == (change.tags ?? []), definition.measures == (change.measures ?? [:])
         else { throw JournalError.other(reason: JournalStore.invalidBatch) }
         // Deleted here after this version was made: it stays deleted.
         if let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_template_gone WHERE uuid = ?", arguments: [uuid]),
@@ -112,7 +115,8 @@ extension SyncApplier {
 
     /// A word another machine's person added to the dictionary.
     func applyWord(_ word: String) throws {
-        guard (1...100).contains(word.unicodeScalars.count), word == word.trimmingCharacters(in: .whitespacesAndNewlines) else {
+        guard (1...100).contains(word.unicodeScalars.count), word == word.trimmingCharacters(in: .whitespacesAndNewlines),
+              !word.unicodeScalars.contains("\u{0}") else {
             throw JournalError.other(reason: JournalStore.invalidBatch)
         }
         try db.execute(sql: "INSERT OR IGNORE INTO own_word (word) VALUES (?)", arguments: [word])

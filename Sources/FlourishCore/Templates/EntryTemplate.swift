@@ -38,18 +38,24 @@ public struct TemplateDefinition: Sendable, Equatable {
         }
     }
 
-    /// The definition as it is kept: the name trimmed, the title on one line, tags named once
-    /// each (in any case) and in order, values only finite ones.
+    /// The definition as it is kept: no NUL anywhere (SQLite's length() would stop at one), the
+    /// name trimmed, the title on one line, tags on one line each, named once (in any case) and in
+    /// order, values only finite ones of measures named as the store writes them (a uuid: no
+    /// space, no "=").
     public func validated() -> Result<TemplateDefinition, Problem> {
         var valid = self
-        valid.name = name.trimmingCharacters(in: .whitespacesAndNewlines).oneLine
+        valid.name = name.withoutNUL.trimmingCharacters(in: .whitespacesAndNewlines).oneLine
         guard !valid.name.isEmpty else { return .failure(.emptyName) }
         // Counted as SQLite's length() counts (the table's CHECK), in Unicode scalars.
         guard valid.name.unicodeScalars.count <= Self.maximumNameLength else { return .failure(.longName) }
-        valid.title = title.oneLine
+        valid.title = title.withoutNUL.oneLine
+        valid.body = body.withoutNUL
         var seen = Set<String>()
-        valid.tags = tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && seen.insert(TagName.key($0)).inserted }
-        valid.measures = measures.filter { !$0.key.isEmpty && $0.value.isFinite }
+        valid.tags = tags.map { $0.withoutNUL.oneLine.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && seen.insert(TagName.key($0)).inserted }
+        valid.measures = measures.filter { key, value in
+            !key.isEmpty && !key.contains(where: { $0.isWhitespace || $0 == "=" || $0 == "\u{0}" }) && value.isFinite
+        }
         return .success(valid)
     }
 }

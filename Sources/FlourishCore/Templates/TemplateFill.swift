@@ -25,7 +25,7 @@ public struct TemplateFill: Sendable, Equatable {
 
     /// What a form becomes with the template. An empty form (no title, no body) takes all of it.
     /// A written one keeps every word: the template's body goes in at the cursor (`cursor`, in
-    /// characters), its title only where there is none, its mood only where none is chosen; its
+    /// Unicode scalars, as GTK counts), its title only where there is none, its mood only where none is chosen; its
     /// tags join the form's, its values fill the measures left empty.
     /// `inserted` is what went into a written body at the cursor (nil: the body was replaced),
     /// so that an editor can put in just that, as typing would, and Undo take it out.
@@ -43,19 +43,24 @@ public struct TemplateFill: Sendable, Equatable {
         if form.mood == nil { draft.mood = mood }
         draft.tagIDs = form.tagIDs.union(tagIDs)
         draft.measures = (form.measures ?? [:]).merging(measures) { form, _ in form }
-        let characters = Array(form.body)
-        let at = max(0, min(cursor, characters.count))
+        let scalars = Array(form.body.unicodeScalars)
+        let at = max(0, min(cursor, scalars.count))
+        // A template with no body (tags or values only) leaves the words as they are.
+        guard !body.isEmpty else { return (draft, at, "") }
         // On a line of its own: a line break before it unless the cursor starts a line, and after
         // it unless one follows.
-        let before = at > 0 && characters[at - 1] != "\n" ? "\n" : ""
-        let after = at < characters.count && characters[at] != "\n" && !body.hasSuffix("\n") ? "\n" : ""
+        let before = at > 0 && scalars[at - 1] != "\n" ? "\n" : ""
+        let after = at < scalars.count && scalars[at] != "\n" && !body.hasSuffix("\n") ? "\n" : ""
         let inserted = before + body + after
-        draft.body = String(characters[..<at]) + inserted + String(characters[at...])
-        return (draft, at + before.count + Self.firstBlank(in: body), inserted)
+        var joined = String.UnicodeScalarView(scalars[..<at])
+        joined.append(contentsOf: inserted.unicodeScalars)
+        joined.append(contentsOf: scalars[at...])
+        draft.body = String(joined)
+        return (draft, at + before.unicodeScalars.count + Self.firstBlank(in: body), inserted)
     }
 
-    /// Where writing starts in a filled body: the end of its first line that is a prompt with
-    /// nothing after it ("1. ", "- [ ] ", a line after a heading), else its end.
+    /// Where writing starts in a filled body, in Unicode scalars: the end of its first line that
+    /// is a prompt with nothing after it ("1. ", "- [ ] ", a line after a heading), else its end.
     static func firstBlank(in body: String) -> Int {
         var offset = 0
         let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,9 +68,9 @@ public struct TemplateFill: Sendable, Equatable {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             let isPrompt = line.hasSuffix(" ") && (trimmed.hasSuffix(".") || trimmed.hasSuffix("]") || trimmed == "-" || trimmed.hasSuffix(":"))
             let afterHeading = trimmed.isEmpty && index > 0 && lines[index - 1].hasPrefix("#")
-            if isPrompt || afterHeading { return offset + line.count }
-            offset += line.count + 1
+            if isPrompt || afterHeading { return offset + line.unicodeScalars.count }
+            offset += line.unicodeScalars.count + 1
         }
-        return body.count
+        return body.unicodeScalars.count
     }
 }

@@ -118,6 +118,22 @@ final class TemplatesUITests: XCTestCase {
             XCTAssertEqual(try harness.journal.entries(ids: try harness.journal.entryIDs()).first?.body, "Slept: eight hours")
             XCTAssertEqual(harness.form.titleField.text, "Morning of \(weekday)", "the next entry starts from it too")
 
+            // Edits not kept yet stay through a change elsewhere (the default ticked off and on).
+            window.bodyField.text = "Slept, then: "
+            window.defaultCheck.isActive = false
+            harness.waitUntil("no default") { harness.model.defaultTemplate == nil }
+            XCTAssertEqual(window.bodyField.text, "Slept, then: ", "the editor keeps what was typed")
+            XCTAssertEqual(harness.model.templates.last?.definition.body, "Slept, then: ", "kept first, then the default changed")
+            window.defaultCheck.isActive = true
+            harness.waitUntil("the default again") { harness.model.defaultTemplate?.uuid == morning.uuid }
+            // A name cleared: another template is not shown until it has one, nothing lost.
+            window.nameField.text = ""
+            window.listButtons[0].button.click()
+            XCTAssertEqual(window.problem.text, "Give the template a name.")
+            XCTAssertEqual(window.shownID, harness.model.templates.last?.id, "still shown, its words in the editor")
+            XCTAssertEqual(window.bodyField.text, "Slept, then: ")
+            window.nameField.text = "Morning"
+
             // Edits not yet kept are kept when another template is shown.
             window.bodyField.text = "Slept well: "
             window.listButtons[0].button.click()
@@ -134,7 +150,7 @@ final class TemplatesUITests: XCTestCase {
             XCTAssertEqual(harness.model.defaultTemplate?.uuid, morning.uuid)
             XCTAssertEqual(window.nameField.text, "Morning", "shown again")
             window.undo()
-            harness.waitUntil("the edit taken back") { harness.model.templates.last?.definition.body == "Slept: " }
+            harness.waitUntil("the edit taken back") { harness.model.templates.last?.definition.body == "Slept, then: " }
         }
     }
 }

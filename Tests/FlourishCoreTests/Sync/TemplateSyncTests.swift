@@ -135,10 +135,20 @@ final class TemplateSyncTests: XCTestCase {
         template.at = "2026-12-07 10:00:00.000"
         var unnamed = template
         unnamed.name = "   "
+        var withNUL = template
+        withNUL.name = "\u{0}Planted"
+        var farAway = template
+        farAway.position = 1 << 40
+        var twoTags = template
+        twoTags.tags = ["one\ntwo"]
         let entries = try journal.store.entryIDs().count
         for (changes, extras, why) in [([template], SyncExtras(), "a template among the entries"),
                                        ([], { var e = SyncExtras(); e.templates = [unnamed]; return e }(), "a template without a name"),
                                        ([], { var e = SyncExtras(); e.words = [String(repeating: "w", count: 101)]; return e }(), "a word too long"),
+                                       ([], { var e = SyncExtras(); e.words = ["\u{0}word"]; return e }(), "a word holding NUL"),
+                                       ([], { var e = SyncExtras(); e.templates = [withNUL]; return e }(), "a name holding NUL"),
+                                       ([], { var e = SyncExtras(); e.templates = [farAway]; return e }(), "a position past any list"),
+                                       ([], { var e = SyncExtras(); e.templates = [twoTags]; return e }(), "a tag of two lines"),
                                        ([], { var e = SyncExtras(); e.measures = [template]; return e }(), "a template among the measures")] {
             XCTAssertThrowsError(try journal.store.apply(changes, extras: extras, fileName: "x.batch", fromSnapshot: false, holding: []), why) { error in
                 XCTAssertEqual(error as? SyncError, .refusedFile(name: "x.batch"), why)

@@ -97,6 +97,17 @@ final class TemplateTests: XCTestCase {
         let atEnd = fill.applied(to: EntryDraft(body: "Done.\n"), cursor: 6)
         XCTAssertEqual(atEnd.draft.body, "Done.\nToday:\n1. \n2. ")
         XCTAssertEqual(atEnd.draft.title, "Evening of Monday", "a form without a title takes the template's")
+
+        // Offsets are GTK's, in Unicode scalars: "👍🏽" is two of them, one Character.
+        let emoji = fill.applied(to: EntryDraft(title: "t", body: "Ok 👍🏽\nfin"), cursor: 5)
+        XCTAssertEqual(emoji.draft.body, "Ok 👍🏽\nToday:\n1. \n2. \nfin")
+        XCTAssertEqual(emoji.cursor, 5 + 1 + "Today:\n1. ".unicodeScalars.count)
+        // A template without a body (tags or values only) leaves the words as they are.
+        let bare = try store.createTemplate(TemplateDefinition(name: "Tags only", tags: ["work"]))
+        let tagsOnly = TemplateFill(bare, at: date, tags: tags, measures: []).applied(to: EntryDraft(body: "Hello world"), cursor: 5)
+        XCTAssertEqual(tagsOnly.draft.body, "Hello world")
+        XCTAssertEqual(tagsOnly.draft.tagIDs, [work.id])
+        XCTAssertEqual(tagsOnly.cursor, 5)
     }
 
     func testTemplatesTravelInTheJSONExportAndImportWithUndo() throws {
