@@ -95,8 +95,12 @@ extension JournalStore {
             try Self.insert(deleted.template.definition, uuid: deleted.template.uuid, position: order.count, isDefault: false, db)
             let id = db.lastInsertedRowID
             order.insert(id, at: min(deleted.position, order.count))
+            // Each one that moves to make room is stamped: it travels with its new place, and wins
+            // over its old one on every machine (an unstamped move would tie, and the tie be
+            // broken differently from how it was made here).
             for (position, each) in order.enumerated() {
-                try db.execute(sql: "UPDATE template SET position = ? WHERE id = ? AND position != ?", arguments: [position, each, position])
+                try db.execute(sql: "UPDATE template SET position = ?, changed_at = \(Self.templateStamp) WHERE id = ? AND position != ?",
+                               arguments: [position, each, position])
             }
             if deleted.template.isDefault {
                 try db.execute(sql: "UPDATE template SET is_default = 0, changed_at = \(Self.templateStamp) WHERE is_default")
