@@ -248,11 +248,13 @@ final class TemplatesWindow {
         show(model.templates.first { $0.id == id })
     }
 
+    /// The mood chosen ("No mood" first, then the six).
+    private var chosenMood: Mood? { moodChoice.selected.flatMap { $0 > 0 ? Mood(rawValue: $0 - 1) : nil } }
+
     /// Whether the editor holds anything other than what it was filled with.
     private var isEdited: Bool {
         guard let filled else { return false }
-        let mood = moodChoice.selected.flatMap { $0 > 0 ? Mood(rawValue: $0 - 1) : nil }
-        if nameField.text != filled.name || titleField.text != filled.title || bodyField.text != filled.body || mood != filled.mood {
+        if nameField.text != filled.name || titleField.text != filled.title || bodyField.text != filled.body || chosenMood != filled.mood {
             return true
         }
         if tags.selected != filled.tagIDs(in: model.tags) { return true }
@@ -294,9 +296,8 @@ final class TemplatesWindow {
             measures.showProblem(problem)
             return nil
         }
-        let mood = moodChoice.selected.flatMap { $0 > 0 ? Mood(rawValue: $0 - 1) : nil }
         var definition = shown.definition
-        (definition.name, definition.title, definition.body, definition.mood) = (nameField.text, titleField.text, bodyField.text, mood)
+        (definition.name, definition.title, definition.body, definition.mood) = (nameField.text, titleField.text, bodyField.text, chosenMood)
         return definition.with(tagIDs: tags.selected, values: values, tags: model.tags, measures: model.measures)
     }
 

@@ -80,17 +80,12 @@ extension SyncApplier {
         // Deleted here after this version was made: it stays deleted.
         if let gone = try String.fetchOne(db, sql: "SELECT gone_at FROM sync_template_gone WHERE uuid = ?", arguments: [uuid]),
            stamp(gone) >= stamp(at) { return }
-        var arriving = change
-        (arriving.name, arriving.title, arriving.tags, arriving.measures) = (definition.name, definition.title, definition.tags, definition.measures)
         if let local {
             let here = try Row.fetchOne(db, sql: "SELECT * FROM template WHERE id = ?", arguments: [local["id"] as Int64])
-            guard let here, templateWins(arriving, over: JournalStore.templateChange(here)) else { return }
-            try db.execute(sql: """
-                UPDATE template SET name = ?, title = ?, body = ?, mood = ?, tags = ?, measures = ?, position = ?, is_default = ?, changed_at = ?
-                WHERE id = ?
-                """, arguments: [definition.name, definition.title, definition.body, definition.mood?.rawValue,
-                                 definition.tags.joined(separator: "\n"), MeasureValues.text(byUUID: definition.measures),
-                                 change.position ?? 0, change.isDefault ?? false, at, local["id"] as Int64])
+            // As it arrived: a change that is not as `validated` keeps it was refused above.
+            guard let here, templateWins(change, over: JournalStore.templateChange(here)) else { return }
+            try db.execute(sql: "UPDATE template SET \(JournalStore.settingDefinition), position = ?, is_default = ?, changed_at = ? WHERE id = ?",
+                           arguments: JournalStore.stored(definition) + [change.position ?? 0, change.isDefault ?? false, at, local["id"] as Int64])
         } else {
             try JournalStore.insert(definition, uuid: uuid, position: change.position ?? 0, isDefault: change.isDefault ?? false, at: at, db)
         }
@@ -106,9 +101,8 @@ extension SyncApplier {
 
     /// A template as the same bytes on every machine (see `definitionContent`).
     static func templateContent(_ change: SyncChange) -> [UInt8] {
-        let values = (change.measures ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let fields = [change.name ?? "", change.title ?? "", change.body ?? "", change.mood.map { "\($0)" } ?? "",
-                      (change.tags ?? []).joined(separator: "\n"), values.joined(separator: " "), "\(change.position ?? 0)",
+                      (change.tags ?? []).joined(separator: "\n"), MeasureValues.text(byUUID: change.measures ?? [:]), "\(change.position ?? 0)",
                       change.isDefault == true ? "1" : "0"]
         return Array((try? JSONEncoder().encode(fields)) ?? Data())
     }

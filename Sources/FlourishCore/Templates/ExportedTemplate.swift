@@ -37,7 +37,7 @@ public struct ExportedTemplate: Codable, Equatable, Sendable {
     var imported: ImportedTemplate? {
         let mood = mood.flatMap(Mood.init(rawValue:))
         guard self.mood == nil || mood != nil, !uuid.trimmingCharacters(in: .whitespaces).isEmpty, uuid.count <= 100,
-              case .success(let definition) = TemplateDefinition(name: name, title: title.withoutNUL, body: body.withoutNUL, mood: mood,
+              case .success(let definition) = TemplateDefinition(name: name, title: title, body: body, mood: mood,
                                                                  tags: tags).validated()
         else { return nil }
         return ImportedTemplate(uuid: uuid, definition: definition, measuresByName: measures ?? [:], isDefault: isDefault == true)

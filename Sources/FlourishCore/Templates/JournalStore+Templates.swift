@@ -41,23 +41,30 @@ extension JournalStore {
 
     static func insert(_ definition: TemplateDefinition, uuid: String, position: Int, isDefault: Bool, at: String? = nil, _ db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO template (uuid, name, title, body, mood, tags, measures, position, is_default, changed_at)
+            INSERT INTO template (uuid, \(definitionColumns.joined(separator: ", ")), position, is_default, changed_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, \(templateStamp)))
-            """, arguments: [uuid, definition.name, definition.title, definition.body, definition.mood?.rawValue,
-                             definition.tags.joined(separator: "\n"), MeasureValues.text(byUUID: definition.measures), position,
-                             isDefault, at])
+            """, arguments: [uuid] + stored(definition) + [position, isDefault, at])
     }
+
+    /// The columns a definition is kept in, and its values for them as stored: tags by name one a
+    /// line, values by measure uuid (`MeasureValues.text(byUUID:)`).
+    static let definitionColumns = ["name", "title", "body", "mood", "tags", "measures"]
+
+    static func stored(_ definition: TemplateDefinition) -> StatementArguments {
+        [definition.name, definition.title, definition.body, definition.mood?.rawValue, definition.tags.joined(separator: "\n"),
+         MeasureValues.text(byUUID: definition.measures)]
+    }
+
+    /// "name = ?, title = ?, …": the definition's columns to set.
+    static let settingDefinition = definitionColumns.map { "\($0) = ?" }.joined(separator: ", ")
 
     /// Gives the template a new name, words, mood, tags or values.
     @discardableResult
     public func updateTemplate(id: Int64, to definition: TemplateDefinition) throws(JournalError) -> EntryTemplate {
         let definition = try Self.valid(definition)
         return try writing { db in
-            try db.execute(sql: """
-                UPDATE template SET name = ?, title = ?, body = ?, mood = ?, tags = ?, measures = ?, changed_at = \(Self.templateStamp)
-                WHERE id = ?
-                """, arguments: [definition.name, definition.title, definition.body, definition.mood?.rawValue,
-                                 definition.tags.joined(separator: "\n"), MeasureValues.text(byUUID: definition.measures), id])
+            try db.execute(sql: "UPDATE template SET \(Self.settingDefinition), changed_at = \(Self.templateStamp) WHERE id = ?",
+                           arguments: Self.stored(definition) + [id])
             guard db.changesCount > 0, let template = try Self.templates(db).first(where: { $0.id == id }) else { throw Self.templateMissing }
             return template
         }
