@@ -46,9 +46,13 @@ public struct WebDAVOutcome: Codable, Sendable, Equatable {
     public var reason: String?
     /// A listing's files (collections left out); nil when the answer was no multi-status.
     public var files: [String]?
+    /// The answer's `Retry-After` header, as sent (a busy server's 423, 429 or 503).
+    public var retryAfter: String?
 
-    public init(kind: Kind, status: Int = 0, target: String? = nil, reason: String? = nil, files: [String]? = nil) {
+    public init(kind: Kind, status: Int = 0, target: String? = nil, reason: String? = nil, files: [String]? = nil,
+                retryAfter: String? = nil) {
         (self.kind, self.status, self.target, self.reason, self.files) = (kind, status, target, reason, files)
+        self.retryAfter = retryAfter
     }
 }
 

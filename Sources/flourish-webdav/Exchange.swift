@@ -77,7 +77,8 @@ final class InlineQueue: OperationQueue, @unchecked Sendable {
 /// The answer to one request, handed from URLSession's queue to the thread waiting for it.
 final class Exchange: @unchecked Sendable {
     enum Outcome {
-        case answered(status: Int, body: Data)
+        /// `retryAfter`: the answer's `Retry-After` header, when it has one.
+        case answered(status: Int, body: Data, retryAfter: String?)
         /// A redirect, to where the server said if it did.
         case redirected(to: URL?)
         /// The answer passed the limit; none of it was kept.
@@ -146,11 +147,12 @@ final class Exchange: @unchecked Sendable {
             let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location")
             let outcome: Outcome = switch status {
             case _ where wasRedirected: .redirected(to: target)
-            case _ where wasRefused: .answered(status: 401, body: Data())
+            case _ where wasRefused: .answered(status: 401, body: Data(), retryAfter: nil)
             // A 3xx Foundation did not offer to follow (a 300, or one without a Location) is a redirect too.
             case let status? where error == nil && (300..<400).contains(status):
                 .redirected(to: location.flatMap { URL(string: $0, relativeTo: response?.url) })
-            case let status? where error == nil: .answered(status: status, body: body)
+            case let status? where error == nil:
+                .answered(status: status, body: body, retryAfter: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
             default: .failed(error)
             }
             settle(outcome)

@@ -18,8 +18,8 @@ enum Transport {
         exchanges.watch(task, exchange)
         task.resume()
         switch exchange.wait() {
-        case let .answered(status, answer):
-            guard wire.listing, status == 207 else { return (WebDAVOutcome(kind: .answered, status: status), answer) }
+        case let .answered(status, answer, retryAfter):
+            guard wire.listing, status == 207 else { return (WebDAVOutcome(kind: .answered, status: status, retryAfter: retryAfter), answer) }
             let listing = MultiStatus(answer)
             return (WebDAVOutcome(kind: .answered, status: status, files: listing.parsed ? listing.files : nil), Data())
         case let .redirected(target): return (WebDAVOutcome(kind: .redirected, target: target?.absoluteString), Data())

@@ -24,7 +24,12 @@ func syncPlace(_ target: String, kept: String? = nil) -> (place: SyncPlace, pass
         do {
             let shown = try WebDAVPlace(address: target, password: "").displayName
             let password = kept ?? readSecret(prompt: String(format: tr("Password for %@: "), shown))
-            return (try WebDAVPlace(address: target, password: password), password)
+            let place = try WebDAVPlace(address: target, password: password)
+            place.hearBusy { seconds in
+                let words = String(format: tr("The server is busy; trying again in %@ s."), "\(seconds)")
+                FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
+            }
+            return (place, password)
         } catch {
             failedSync(error)
         }

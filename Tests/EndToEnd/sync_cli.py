@@ -278,7 +278,8 @@ try:
         bus.terminate()
 
     status, out, err = north.run("--sync-setup", ready[1].replace("http://", "http://anna@") + "/broken/", stdin=secrets)
-    check("a server answering 503 is said in words, with what to do", status == 1 and "HTTP 503" in err and "try again later" in err)
+    check("a server answering 503 is waited for as it asks, each wait said, then said to be busy",
+          status == 1 and err.count("The server is busy; trying again in 1 s.") == 3 and "is busy. Your journal is kept here" in err)
     status, out, err = north.run("--sync-setup", ready[1].replace("http://", "http://anna@") + "/readonly/Flourish/", stdin=secrets)
     check("a place the user may not write to is refused", status == 1 and "may not write" in err)
 finally:

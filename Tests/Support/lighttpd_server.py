@@ -12,29 +12,15 @@ Places under the address: /dav/, read and write for any user. Every request is l
 FOLDER/access.log: method, path, status.
 """
 import os
-import pwd
 import subprocess
 import sys
 
-from local_server import free_port, serve
+from local_server import free_port, prepare, serve
 
 folder = os.path.abspath(sys.argv[1])
-for sub in ["dav", "run"]:
-    os.makedirs(os.path.join(folder, sub), exist_ok=True)
-
 port = free_port()
-
-# The "plain" back end: one "user:password" a line, readable by the server only.
-passwords = os.path.join(folder, "passwords")
-with open(os.open(passwords, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
-    file.write("anna:anna app password\nbob:bob app password\n")
-
-as_root = os.geteuid() == 0
-if as_root:
-    # lighttpd drops root for www-data, which must own what it writes and read its passwords.
-    www = pwd.getpwnam("www-data")
-    for path in [folder, os.path.join(folder, "dav"), os.path.join(folder, "run"), passwords]:
-        os.chown(path, www.pw_uid, www.pw_gid)
+# The "plain" back end: one "user:password" a line.
+passwords, as_root = prepare(folder, ["dav", "run"], ["anna:anna app password", "bob:bob app password"])
 
 configuration = f"""
 server.modules = ("mod_auth", "mod_authn_file", "mod_webdav", "mod_accesslog")

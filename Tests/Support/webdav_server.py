@@ -15,7 +15,7 @@ Every request is logged in FOLDER/access.log: method, path, status, bytes in and
 Places under the address:
   /dav/        read and write for any user
   /readonly/   reading only: PUT and MKCOL are refused (403)
-  /broken/     every request answers 503, as a server in trouble does
+  /broken/     every request answers 503 with "Retry-After: 1", as a busy server does
   /full/       the files of /dav/, but writing there answers 507, as a server whose quota is
                used up does (reading, listing and removing still work)
   /moved/      every request answers 307 to the same path under OTHERPORT's /elsewhere/, as a
@@ -90,6 +90,7 @@ LoadModule authz_user_module {modules}/mod_authz_user.so
 LoadModule dav_module {modules}/mod_dav.so
 LoadModule dav_fs_module {modules}/mod_dav_fs.so
 LoadModule rewrite_module {modules}/mod_rewrite.so
+LoadModule headers_module {modules}/mod_headers.so
 LoadModule alias_module {modules}/mod_alias.so
 LoadModule cgid_module {modules}/mod_cgid.so
 ScriptSock "{folder}/run/cgid.sock"
@@ -131,6 +132,7 @@ Alias /full "{folder}/dav"
 <Location /broken>
     RewriteEngine On
     RewriteRule .* - [R=503,L]
+    Header always set Retry-After "1"
 </Location>
 RedirectMatch 307 ^/moved/(.*)$ http://127.0.0.1:{other_port}/elsewhere/$1
 RedirectMatch 301 ^/moved-permanently/(.*)$ http://127.0.0.1:{other_port}/elsewhere/$1?token=not-for-anyone

@@ -36,6 +36,8 @@ final class SyncController {
     private(set) var placeName: String?
     /// How far the sync in progress is, in files, when it has several.
     private(set) var progress: (done: Int, total: Int)?
+    /// The server said it was busy: the sync in progress tries again when this passes.
+    private(set) var busyUntil: Date?
     /// How far the photos being fetched or sent are ("photo 12 of 340").
     private(set) var photoProgress: (done: Int, total: Int)?
     /// The passphrase is asked for because the journal's key was changed on another computer.
@@ -123,11 +125,14 @@ final class SyncController {
             // Once the last is done, the files' count says the rest.
             photoProgress = done < total ? (done, total) : nil
             for observer in observers { observer() }
+        }, busy: { [weak self] seconds in
+            self?.heardBusy(seconds, started)
         }) { [weak self] result in
             guard let self else { return }
             isRunning = false
             progress = nil
             photoProgress = nil
+            busyUntil = nil
             guard started == generation else { return }
             switch result {
             case .success(let report):
@@ -149,15 +154,32 @@ final class SyncController {
         if !isRunning && !pendingChange && !runAgain { Trace.sync("sync idle") }
     }
 
+    /// The sync (or opening) started at `started` waits `seconds` for a busy server: said in the
+    /// window until the wait is over.
+    private func heardBusy(_ seconds: Int, _ started: Int) {
+        guard started == generation, status == .syncing else { return }
+        busyUntil = Date(timeIntervalSinceNow: TimeInterval(seconds))
+        for observer in observers { observer() }
+        // Once the wait is over, the status says "Syncing…" again.
+        MainLoop.after(milliseconds: UInt32(seconds) * 1_000 + 50) { [weak self] in
+            guard let self, started == generation, status == .syncing else { return }
+            for observer in observers { observer() }
+        }
+    }
+
     /// Opens sync with the key and password this machine keeps, then syncs.
     private func open() {
         isRunning = true
         status = .syncing
         let store = store
         let started = generation
-        model.inBackground({ () throws(SyncError) -> JournalSync? in try SyncKeyring.openSync(for: store) }) { [weak self] result in
+        let busy: @Sendable (Int) -> Void = { [weak self] seconds in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.heardBusy(seconds, started) } }
+        }
+        model.inBackground({ () throws(SyncError) -> JournalSync? in try SyncKeyring.openSync(for: store, busy: busy) }) { [weak self] result in
             guard let self else { return }
             isRunning = false
+            busyUntil = nil
             // Set up, unlocked or turned off meanwhile: that decided it.
             guard started == generation, sync == nil else { return }
             switch result {
@@ -337,7 +359,9 @@ final class SyncController {
         switch status {
         case .off: tr("Sync is off: this journal is only on this computer.")
         case .syncing:
-            if let photoProgress, photoProgress.total > 0 {
+            if let busyUntil, busyUntil > Date() {
+                String(format: tr("The server is busy; trying again in %@ s."), "\(Int(busyUntil.timeIntervalSinceNow.rounded(.up)))")
+            } else if let photoProgress, photoProgress.total > 0 {
                 String(format: tr("Syncing… photo %@ of %@."), "\(photoProgress.done)", "\(photoProgress.total)")
             } else if let progress, progress.total > 1 {
                 String(format: tr("Syncing… %@ of %@ files."), "\(progress.done)", "\(progress.total)")

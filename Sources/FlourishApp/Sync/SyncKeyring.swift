@@ -18,11 +18,13 @@ public enum SyncKeyring {
 
     /// The journal's sync, opened with the key (and password) this machine keeps: nil when no
     /// keyring keeps the key (with `unlocking` false, a locked keyring keeps none). The window's
-    /// sync and the locked journal's both open it so.
-    public static func openSync(for journal: JournalStore, unlocking: Bool = true) throws(SyncError) -> JournalSync? {
+    /// sync and the locked journal's both open it so. `busy` hears each wait for a busy server.
+    public static func openSync(for journal: JournalStore, unlocking: Bool = true,
+                                busy: @escaping @Sendable (Int) -> Void = { _ in }) throws(SyncError) -> JournalSync? {
         guard let state = try? journal.syncState() else { throw .notSetUp }
         guard let key = key(for: journal, unlocking: unlocking) else { return nil }
         let place = try SyncTarget.place(state.place, password: password(for: journal, unlocking: unlocking))
+        place.hearBusy(busy)
         return try JournalSync.open(journal, at: place, key: key)
     }
 

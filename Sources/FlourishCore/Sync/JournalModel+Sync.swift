@@ -30,17 +30,22 @@ extension JournalModel {
 
     /// The same, with no model: before a journal opens, a sync of it still running ends.
     public nonisolated static func finishSyncWork() {
+        // A sync waiting for a busy server gives up at once rather than keep the journal open.
+        BusyWaits.endAll()
         syncQueue.sync {}
     }
 
     /// One sync; when it brought anything from another machine, the journal is read again (as
     /// when another program writes to it).
-    /// `photos` hears (photos done, photos in all) as photos are fetched or sent.
+    /// `photos` hears (photos done, photos in all) as photos are fetched or sent; `busy` the
+    /// seconds of each wait for a busy server.
     public func sync(_ sync: JournalSync, progress: @escaping @MainActor (Int, Int) -> Void = { _, _ in },
                      photos: @escaping @MainActor (Int, Int) -> Void = { _, _ in },
+                     busy: @escaping @MainActor (Int) -> Void = { _ in },
                      completion: @escaping @MainActor (Result<SyncReport, SyncError>) -> Void) {
         inBackground({ () throws(SyncError) in
             sync.photoProgress = { done, total in DispatchQueue.main.async { MainActor.assumeIsolated { photos(done, total) } } }
+            sync.place.hearBusy { seconds in DispatchQueue.main.async { MainActor.assumeIsolated { busy(seconds) } } }
             return try sync.sync { done, total in
                 // In order, before the completion: both go through the main queue.
                 DispatchQueue.main.async { MainActor.assumeIsolated { progress(done, total) } }

@@ -9,8 +9,9 @@ public struct SyncState: Sendable, Equatable {
     public let place: String
     /// This machine's id: the name of every batch it writes.
     public let machine: String
-    /// The journal file this machine id belongs to (device and inode): a copy of the file, or a
-    /// backup put back, is another file, and takes a machine id of its own.
+    /// The journal file this machine id belongs to (device and inode) and the computer it is on
+    /// (`ComputerIdentity`): a copy of the file, a backup put back, or the same file on a cloned
+    /// disk in another computer, takes a machine id of its own.
     let file: String
     let nextBatch: Int
     /// The change log is sent up to here.
@@ -58,6 +59,12 @@ extension JournalStore {
         return try writing { db in
             guard let state = try Self.syncState(db) else { return nil }
             guard state.file != file else { return state }
+            // Recorded by a Flourish before the computer was part of it: the same file on the
+            // same disk, now recorded with its computer.
+            if !state.file.contains("@"), file.hasPrefix(state.file + "@") {
+                try Self.setState(["file": file], db)
+                return try Self.syncState(db)
+            }
             try Self.becomeNewMachine(file: file, db)
             return try Self.syncState(db)
         }
@@ -90,11 +97,11 @@ extension JournalStore {
         try db.execute(sql: "INSERT INTO sync_change (kind, name) SELECT 'deleted', uuid FROM sync_tombstone")
     }
 
-    /// "device:inode" of the journal file.
+    /// "device:inode@computer" of the journal file (see `ComputerIdentity`).
     func fileIdentity() -> String {
         var status = stat()
         guard stat(file, &status) == 0 else { return "" }
-        return "\(status.st_dev):\(status.st_ino)"
+        return "\(status.st_dev):\(status.st_ino)@\(ComputerIdentity.current())"
     }
 
     static func setState(_ values: [String: String], _ db: Database) throws {

@@ -32,7 +32,7 @@ extension JournalStore {
             try db.execute(sql: "DELETE FROM sync_photo")
             try db.execute(sql: "DELETE FROM sync_photo_unused")
             try db.execute(sql: """
-                DELETE FROM sync_state WHERE key LIKE 'read %' OR key LIKE 'expect %' OR key LIKE 'computer %'
+                DELETE FROM sync_state WHERE key LIKE 'read %' OR key LIKE 'expect %' OR key LIKE 'computer %' OR key LIKE 'copy %'
                 """)
             // The first sync under the new key writes a snapshot at once: it carries what the
             // change log no longer holds (renames, deletions of tags, Undo times, earlier versions).

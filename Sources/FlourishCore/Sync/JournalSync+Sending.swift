@@ -6,8 +6,8 @@ import Foundation
 /// listing: nothing at the place can move its numbers or make it remove a file it did not write.
 extension JournalSync {
     /// Writes the changes not sent yet as new batches; returns how many changes went, and the
-    /// files written.
-    func send(_ state: SyncState, counter: inout Counter) throws(SyncError) -> (changes: Int, files: [SyncFileName]) {
+    /// files written. `listed`: the names the place listed as this sync began, never written over.
+    func send(_ state: SyncState, listed: Set<String>, counter: inout Counter) throws(SyncError) -> (changes: Int, files: [SyncFileName]) {
         let (pending, upTo) = try worded { () throws(JournalError) in try store.pendingChanges() }
         guard upTo > state.sent else { return (0, []) }
         // Measures, templates and words go in the first batch, beside its entries' (see `SyncExtras`).
@@ -21,7 +21,7 @@ extension JournalSync {
         var files: [SyncFileName] = []
         for (index, part) in parts.enumerated() {
             number = try write(part, extras: index == 0 ? extras : SyncExtras(), machine: state.machine, from: number,
-                               previous: previous, seen: seen)
+                               previous: previous, seen: seen, listed: listed)
             try worded { () throws(JournalError) in try store.recordWritten(machine: state.machine, batch: number) }
             files.append(SyncFileName(machine: state.machine, number: number, kind: .batch))
             counter.step()
@@ -34,7 +34,7 @@ extension JournalSync {
 
     /// Writes one batch under the first free number from `number` on; returns the number used.
     private func write(_ changes: [SyncChange], extras: SyncExtras, machine: String, from number: Int, previous: Int,
-                       seen: [String: Int]) throws(SyncError) -> Int {
+                       seen: [String: Int], listed: Set<String>) throws(SyncError) -> Int {
         var number = number
         // A few at most: more names taken than that is a place that refuses every new file.
         for _ in 0..<16 {
@@ -43,7 +43,7 @@ extension JournalSync {
             var batch = SyncBatch(machine: machine, number: number, changes: changes, previous: previous, seen: seen, computer: computer)
             extras.put(into: &batch)
             do {
-                try place.create(name, contents: try sealed(batch, name: name))
+                try createOnce(name, contents: try sealed(batch, name: name), listed: listed)
                 return number
             } catch .fileExists {
                 // Taken by a file this machine did not record: someone else's, or one of its own
@@ -59,13 +59,13 @@ extension JournalSync {
     /// holding everything applied here; then removes its own batches and older snapshots that
     /// its newest snapshot holds. Only files it recorded writing: another machine's files are
     /// that machine's, and a file under its name that it did not write is not its own.
-    func compact(_ state: SyncState, files: [SyncFileName], into report: inout SyncReport) throws(SyncError) {
+    func compact(_ state: SyncState, files: [SyncFileName], listed: Set<String>, into report: inout SyncReport) throws(SyncError) {
         let batches = try worded { () throws(JournalError) in try store.ownBatches(machine: state.machine) }
         var newest = try worded { () throws(JournalError) in try store.ownSnapshot() }
         let loose = batches.filter { $0 > newest }
         let due = try worded { () throws(JournalError) in try store.snapshotDue() }
         if loose.count >= (due ? 1 : snapshotEvery), let last = loose.last,
-           try writeSnapshot(machine: state.machine, number: last, into: &report) {
+           try writeSnapshot(machine: state.machine, number: last, listed: listed, into: &report) {
             newest = last
             if due { try worded { () throws(JournalError) in try store.snapshotWritten() } }
         }
@@ -83,7 +83,7 @@ extension JournalSync {
     }
 
     /// Writes this machine's snapshot at `number`; whether it is now at the place.
-    private func writeSnapshot(machine: String, number: Int, into report: inout SyncReport) throws(SyncError) -> Bool {
+    private func writeSnapshot(machine: String, number: Int, listed: Set<String>, into report: inout SyncReport) throws(SyncError) -> Bool {
         let (changes, holds) = try worded { () throws(JournalError) in try store.snapshotContents() }
         let (entries, extras) = SyncExtras.split(changes)
         var snapshot = SyncSnapshot(machine: machine, number: number, holds: SyncSnapshot.runs(of: holds), changes: entries, computer: computer)
@@ -91,7 +91,7 @@ extension JournalSync {
         let name = SyncSnapshot.fileName(machine: machine, number: number)
         let file = SyncFileName(machine: machine, number: number, kind: .snapshot)
         do {
-            try place.create(name, contents: try sealed(snapshot, name: name))
+            try createOnce(name, contents: try sealed(snapshot, name: name), listed: listed)
         } catch .fileExists {
             // Written by a sync of this machine's that stopped before it could remove the
             // batches, if it opens as this machine's; someone else's otherwise, and then no
@@ -108,5 +108,16 @@ extension JournalSync {
         }
         try worded { () throws(JournalError) in try store.recordOwn(snapshot: number, name: name) }
         return true
+    }
+
+    /// Creates `name`, or says it is taken (`.fileExists`) when the place listed it as this sync
+    /// began: nothing depends on the place refusing to write over a file. Some WebDAV servers
+    /// (nginx, rclone) ignore `If-None-Match: *` and replace the file, and a folder synced by
+    /// another tool has no such check at all. Names are one machine's each (its id, its numbers),
+    /// so the only file under a name this machine is about to write is one of its own that an
+    /// earlier sync wrote without recording it, or someone else's: the listing catches both.
+    private func createOnce(_ name: String, contents: Data, listed: Set<String>) throws(SyncError) {
+        guard !listed.contains(name) else { throw .fileExists(name: name) }
+        try place.create(name, contents: contents)
     }
 }

@@ -89,12 +89,17 @@ public final class JournalSync: @unchecked Sendable {
             key = try keyFile.unwrap(passphrase: passphrase)
             setup = .joined
         } else {
-            // Only an empty folder becomes a journal: anything else there is someone else's.
-            guard try place.list("").isEmpty else { throw .notAJournal(place: place.displayName) }
+            // Only an empty folder becomes a journal: anything else there is someone else's. A
+            // syncing tool's own files (Syncthing's, a Nextcloud client's) leave it empty.
+            guard try place.list("").allSatisfy(SyncToolFiles.isToolFile) else { throw .notAJournal(place: place.displayName) }
             key = .random()
             keyFile = try KeyFile(wrapping: key, passphrase: passphrase, cost: cost)
-            do {
-                try place.create(KeyFile.name, contents: keyFile.encoded())
+            do throws(SyncError) {
+                let written = keyFile.encoded()
+                try place.create(KeyFile.name, contents: written)
+                // Read back: a server that ignores `If-None-Match: *` (nginx, rclone) lets another
+                // machine starting a journal there in the same moment write over it.
+                guard try place.read(KeyFile.name) == written else { throw .fileExists(name: KeyFile.name) }
             } catch .fileExists where tries > 1 {
                 // Another machine started one there a moment ago: join that one instead.
                 return try setUp(store, at: place, passphrase: passphrase, cost: cost, tries: tries - 1)
@@ -210,18 +215,21 @@ public final class JournalSync: @unchecked Sendable {
         guard try worded({ () throws(JournalError) in try store.syncKeyID() }) == key.id else { throw .keyChanged }
         var report = SyncReport()
         var counter = Counter(progress: progress)
-        let files = try place.list("").compactMap(SyncFileName.parse)
+        let names = try place.list("")
+        let listed = Set(names)
+        let files = names.compactMap(SyncFileName.parse)
         var photos = try listPhotos()
         // Before anything is compared or sent: entries here name their photos by the place's names.
         try namePhotos(sending: &photos, into: &report)
         try receive(state, files: files, into: &report, counter: &counter)
+        try takeConflictCopies(names, into: &report)
         if !report.refused.isEmpty { try checkKeyUnchanged() }
         // The photos before the batches that name them.
         try uploadPhotos(&photos, into: &report)
-        let written = try send(state, counter: &counter)
+        let written = try send(state, listed: listed, counter: &counter)
         try removeUnusedPhotos(photos, report: report)
         report.sent = written.changes
-        try compact(state, files: files + written.files, into: &report)
+        try compact(state, files: files + written.files, listed: listed, into: &report)
         // A file both checked as this machine's and in the way of its snapshot is said once.
         report.refused = report.refused.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         return report
@@ -253,12 +261,20 @@ public final class JournalSync: @unchecked Sendable {
     /// A machine's file (a batch or a snapshot) opened with the key and read; refused whole when
     /// it fails its seal, does not decode, says it is another machine's or another number, or
     /// says something out of bounds.
-    func open<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type) throws(SyncError) -> Contents {
-        guard let sealed = try place.read(file.text) else { throw .refusedFile(name: file.text) }
-        let plain = try key.open(sealed, name: file.text, journal: journal)
+    /// `stored`: the name it is read under, when that is not its own (a syncing tool's conflict
+    /// copy of it); a refusal names that.
+    func open<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type, storedAs stored: String? = nil) throws(SyncError) -> Contents {
+        let stored = stored ?? file.text
+        guard let sealed = try place.read(stored) else { throw .refusedFile(name: stored) }
+        let plain: Data
+        do {
+            plain = try key.open(sealed, name: file.text, journal: journal)
+        } catch .refusedFile {
+            throw .refusedFile(name: stored)
+        }
         guard let contents = try? JSONDecoder().decode(Contents.self, from: plain), contents.machine == file.machine,
               contents.number == file.number, contents.isBounded
-        else { throw .refusedFile(name: file.text) }
+        else { throw .refusedFile(name: stored) }
         return contents
     }
 

@@ -36,6 +36,8 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
     case missingChanges(computers: String)
     /// A file that Flourish writes once was there already (it never overwrites one).
     case fileExists(name: String)
+    /// The server said it was busy (423, 429, 503) at every try of one request.
+    case busy(place: String)
     case other(reason: String)
 
     public var errorDescription: String? {
@@ -72,6 +74,8 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
             String(format: tr("Changes from %@ are missing at the sync place: later files say they were written, but they are not there. What arrived is kept, and the rest is applied when it comes."), computers)
         case let .fileExists(name):
             String(format: tr("The file %@ is already at the sync place, and Flourish never overwrites one."), name)
+        case let .busy(place):
+            String(format: tr("The server at %@ is busy. Your journal is kept here and syncs when the server is free again."), place)
         case let .other(reason):
             String(format: tr("Sync failed: %@."), reason)
         }

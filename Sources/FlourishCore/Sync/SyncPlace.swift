@@ -4,8 +4,10 @@ import Foundation
 /// a Nextcloud client, a USB stick), or a WebDAV server. Flourish only lists, reads and creates
 /// files there, and removes old files of its own that a snapshot holds (and, when the journal's
 /// key is changed, every file sealed with the old one); it replaces only the key file. Each machine writes
-/// files of its own, each once: `create` never replaces a file, so two machines never write the
-/// same one and nothing relies on locks or the place's clocks.
+/// files of its own, each once, under names of its own (its machine id and its numbers), so two
+/// machines never write the same one and nothing relies on locks or the place's clocks. `create`
+/// asks the place not to replace a file, but sync never depends on it: some servers replace it
+/// anyway (see `JournalSync.createOnce`).
 ///
 /// Names are relative, with "/" between a folder and a file ("<machine>/00000001.batch").
 public protocol SyncPlace: Sendable {
@@ -30,9 +32,15 @@ public protocol SyncPlace: Sendable {
     func replace(_ name: String, contents: Data) throws(SyncError)
     /// Removes a file this machine wrote and a snapshot now holds; one already gone is no error.
     func remove(_ name: String) throws(SyncError)
+    /// `heard` is told, in seconds, each wait for a server that said it was busy.
+    func hearBusy(_ heard: @escaping @Sendable (Int) -> Void)
 }
 
 extension SyncPlace {
+    /// `heard` is told, in seconds, each wait for a server that said it was busy (see
+    /// `BusyServer`). A folder is never busy.
+    public func hearBusy(_ heard: @escaping @Sendable (Int) -> Void) {}
+
     public func createEach(_ files: [(name: String, contents: Data)]) throws(SyncError) {
         for (name, contents) in files {
             do {

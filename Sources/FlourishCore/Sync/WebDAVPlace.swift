@@ -22,6 +22,9 @@ public struct WebDAVPlace: SyncPlace {
     private let timeout: TimeInterval
     /// Shared by the place's copies; the helper process ends with the last of them.
     private let helper: WebDAVHelper
+    /// How a busy server is waited for (see `BusyServer`), and who hears of each wait.
+    private let busy: BusyServer
+    private let waits = BusyWaits()
 
     /// `address` is "https://anna@cloud.example.org/remote.php/dav/files/anna/Flourish/"; the
     /// user name is taken from it, and a password written into it is refused rather than kept.
@@ -29,7 +32,8 @@ public struct WebDAVPlace: SyncPlace {
         try self.init(address: address, password: password, timeout: timeout, helper: WebDAVHelper())
     }
 
-    init(address: String, password: String, timeout: TimeInterval = 30, helper: WebDAVHelper) throws(SyncError) {
+    init(address: String, password: String, timeout: TimeInterval = 30, helper: WebDAVHelper,
+         busy: BusyServer = BusyServer()) throws(SyncError) {
         // Checked first: an address with a password in it is never repeated in a message.
         let authority = address.split(separator: "/", maxSplits: 3).dropFirst().first ?? ""
         let userInfo = authority.contains("@") ? authority.prefix { $0 != "@" } : ""
@@ -51,6 +55,7 @@ public struct WebDAVPlace: SyncPlace {
         self.password = password
         self.timeout = timeout
         self.helper = helper
+        self.busy = busy
         var shown = parts
         shown.user = user.isEmpty ? nil : user
         displayName = shown.string ?? address
@@ -173,10 +178,27 @@ public struct WebDAVPlace: SyncPlace {
         var files: [String]?
     }
 
-    /// One request, made by the helper and waited for: sync runs off the GTK thread, one request
-    /// at a time. An answer past its limit is refused at once.
+    public func hearBusy(_ heard: @escaping @Sendable (Int) -> Void) {
+        waits.hear(heard)
+    }
+
+    /// One request, made again while the server says it is busy (423, 429, 503), a few times at
+    /// most and after the wait it asks for (see `BusyServer`). Past the last try, or when the
+    /// journal closes meanwhile, `.busy`.
     private func request(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil,
                          limit: Limit? = nil, listing: Bool = false) throws(SyncError) -> Answer {
+        for attempt in 0... {
+            let (answer, retryAfter) = try requestOnce(method, url, headers: headers, body: body, limit: limit, listing: listing)
+            guard BusyServer.statuses.contains(answer.status) else { return answer }
+            guard let wait = busy.wait(after: attempt, retryAfter: retryAfter), waits.wait(wait) else { break }
+        }
+        throw .busy(place: displayName)
+    }
+
+    /// One request, made by the helper and waited for: sync runs off the GTK thread, one request
+    /// at a time. An answer past its limit is refused at once.
+    private func requestOnce(_ method: String, _ url: URL, headers: [String: String], body: Data?,
+                             limit: Limit?, listing: Bool) throws(SyncError) -> (Answer, retryAfter: String?) {
         var headers = headers
         // Sent with every request rather than after a 401: one round trip each.
         headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
@@ -187,7 +209,7 @@ public struct WebDAVPlace: SyncPlace {
             throw .unreachable(place: displayName, reason: tr("Flourish's WebDAV helper (flourish-webdav) is missing or stopped"))
         }
         switch outcome.kind {
-        case .answered: return Answer(status: outcome.status, body: answer, files: outcome.files)
+        case .answered: return (Answer(status: outcome.status, body: answer, files: outcome.files), outcome.retryAfter)
         case .redirected: throw refusedRedirect(to: outcome.target.flatMap { URL(string: $0) })
         case .tooLarge: throw limit.exceeded
         case .failed: throw .unreachable(place: displayName, reason: outcome.reason ?? tr("no answer"))

@@ -221,6 +221,40 @@ final class SyncUITests: XCTestCase {
         }
     }
 
+    /// A WebDAV server that says it is busy (503, Retry-After: 2) is waited for, and the Sync
+    /// window says so while it waits; then the sync goes on and ends synced.
+    func testTheSyncWindowSaysWhenTheServerIsBusyAndSyncsOnceItIsFree() throws {
+        try MainActor.assumeIsolated {
+            let server = try WebDAVServer(in: shared.file("server"))
+            let proxy = try BusyProxy(in: shared.file("proxy"), before: server)
+            defer { proxy.stop(); server.stop() }
+            let harness = try Harness()
+            defer { harness.close() }
+            XCTAssertTrue(harness.main.window.activateAction("win.sync"))
+            let window = try XCTUnwrap(harness.main.syncWindow)
+            window.serverChoice.isActive = true
+            window.addressField.text = proxy.url("/dav/Flourish/")
+            window.passwordField.text = WebDAVServer.password
+            window.passphraseField.text = passphrase
+            window.againField.text = passphrase
+            window.setUpButton.click()
+            harness.waitUntil("the setup is done", timeout: 30) { !window.isWorking }
+            XCTAssertFalse(window.problem.isVisible, window.problem.text)
+            harness.waitSynced()
+            var said: [String] = []
+            harness.main.sync?.observe { said.append(window.statusLabel.text) }
+            try proxy.answerBusy([(503, "2")])
+            window.syncNowButton.click()
+            harness.waitUntil("the window says the server is busy", timeout: 15) {
+                window.statusLabel.text == "The server is busy; trying again in 2 s."
+            }
+            harness.waitSynced()
+            XCTAssertTrue(window.statusLabel.text.hasPrefix("Synced at "), window.statusLabel.text)
+            XCTAssertEqual(try proxy.requests().filter { $0.status == 503 }.count, 1)
+            XCTAssertTrue(said.contains("The server is busy; trying again in 2 s."), "\(said)")
+        }
+    }
+
     /// A machine joining a journal with photos says how far it is in photos.
     func testAJoiningMachineSaysWhichPhotoItIsAt() throws {
         try MainActor.assumeIsolated {

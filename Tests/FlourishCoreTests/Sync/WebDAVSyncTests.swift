@@ -85,8 +85,11 @@ final class WebDAVSyncTests: XCTestCase {
         XCTAssertThrowsError(try readOnly.create("x.batch", contents: Data())) {
             XCTAssertEqual($0 as? SyncError, .permissionDenied(place: readOnly.displayName))
         }
-        XCTAssertThrowsError(try place("/broken/").prepare(create: true)) {
-            XCTAssertEqual($0 as? SyncError, .serverError(place: server.url("/broken/"), status: 503))
+        // 503 at every try: a busy server, tried twice here (four times, waiting, in the app).
+        let broken = try WebDAVPlace(address: server.url("/broken/"), password: WebDAVServer.password, timeout: 10,
+                                     helper: WebDAVHelper(), busy: BusyServer(tries: 2, firstWait: 0.1))
+        XCTAssertThrowsError(try broken.prepare(create: true)) {
+            XCTAssertEqual($0 as? SyncError, .busy(place: server.url("/broken/")))
         }
         XCTAssertThrowsError(try WebDAVPlace(address: "https://anna:secret@cloud.example.org/dav/", password: "")) { error in
             XCTAssertFalse((error as? SyncError)?.errorDescription?.contains("secret") ?? true, "a password in the address is refused, not repeated")

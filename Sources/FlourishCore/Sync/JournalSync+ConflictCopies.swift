@@ -1,0 +1,69 @@
+import Foundation
+
+/// Conflict copies: when two computers write one file name before the tool between them has
+/// carried either (Syncthing, a Nextcloud or Dropbox client), the tool keeps one under the name
+/// and the other as a copy beside it (see `SyncToolFiles.conflictOriginal`). Flourish's names are
+/// each one machine's, so that happens only to two computers sharing one machine id (a journal
+/// copied with its identity, see `JournalStore.syncStateForThisFile`) before they tell: what the
+/// copy holds would otherwise be lost. A copy of a batch or a snapshot is opened with the key as
+/// the file it is a copy of (the seal binds that name), and applied once, its entries weighed
+/// against the journal's as any other machine's; one that does not open is named in the report.
+extension JournalSync {
+    /// Applies the conflict copies among `names` (the place's listing) not applied here yet.
+    func takeConflictCopies(_ names: [String], into report: inout SyncReport) throws(SyncError) {
+        let copies = names.compactMap { name in
+            SyncToolFiles.conflictOriginal(of: name).flatMap(SyncFileName.parse).map { (copy: name, of: $0) }
+        }
+        guard !copies.isEmpty else { return }
+        let taken = try worded { () throws(JournalError) in try store.conflictCopiesTaken() }
+        for (copy, original) in copies.sorted(by: { $0.copy < $1.copy }) where !taken.contains(copy) {
+            do {
+                let receipt = switch original.kind {
+                case .batch:
+                    try store.apply(conflictCopy: try open(original, as: SyncBatch.self, storedAs: copy), name: copy)
+                case .snapshot:
+                    try store.apply(conflictCopy: try open(original, as: SyncSnapshot.self, storedAs: copy), name: copy)
+                }
+                report.received += receipt.received
+                report.conflicts += receipt.conflicts
+            } catch .refusedFile {
+                report.refused.append(copy)
+            } catch .skippedFile {
+                report.skipped.append(copy)
+            }
+        }
+    }
+}
+
+extension JournalStore {
+    /// The conflict copies applied here already: each once.
+    func conflictCopiesTaken() throws(JournalError) -> Set<String> {
+        try reading { db in
+            Set(try String.fetchAll(db, sql: "SELECT substr(key, 6) FROM sync_state WHERE key LIKE 'copy %'"))
+        }
+    }
+
+    /// Applies what a conflict copy of a batch holds, and records the copy as taken. No batch is
+    /// recorded as applied on its word: the file it is a copy of, under the same machine and
+    /// number, holds other changes, and is applied on its own.
+    func apply(conflictCopy batch: SyncBatch, name: String) throws(SyncError) -> SyncReceipt {
+        try take(batch.changes, extras: SyncExtras(batch), copy: name, fromSnapshot: false)
+    }
+
+    /// The same for a conflict copy of a snapshot: the batches it says it holds are not recorded.
+    func apply(conflictCopy snapshot: SyncSnapshot, name: String) throws(SyncError) -> SyncReceipt {
+        try take(snapshot.changes, extras: SyncExtras(snapshot), copy: name, fromSnapshot: true)
+    }
+
+    private func take(_ changes: [SyncChange], extras: SyncExtras, copy name: String, fromSnapshot: Bool) throws(SyncError) -> SyncReceipt {
+        let receipt = try apply(changes, extras: extras, fileName: name, fromSnapshot: fromSnapshot, holding: [])
+        do {
+            try writing { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, '1')", arguments: ["copy \(name)"])
+            }
+        } catch {
+            throw .other(reason: error.errorDescription ?? "\(error)")
+        }
+        return receipt
+    }
+}

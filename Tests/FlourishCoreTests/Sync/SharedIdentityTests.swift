@@ -1,0 +1,165 @@
+@testable import FlourishCore
+import FlourishTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// Two computers with one sync identity, and what the syncing tools leave at the place: a journal
+/// on a cloned disk in another computer takes a machine id of its own; a conflict copy a tool made
+/// of a file two computers wrote at once is opened and applied, so nothing either wrote is lost;
+/// the tools' own files are ignored in silence.
+final class SharedIdentityTests: XCTestCase {
+    private let folder = TemporaryFolder()
+    private let passphrase = "a long sync passphrase"
+    private var place: FolderPlace { FolderPlace(path: folder.file("Flourish")) }
+    private let machineIDFiles = ComputerIdentity.machineIDFiles
+
+    override func tearDown() {
+        ComputerIdentity.machineIDFiles = machineIDFiles
+    }
+
+    private func machine(_ name: String) throws -> SyncMachine { try SyncMachine(folder.file("\(name).sqlite")) }
+
+    private func join(_ machine: SyncMachine, at place: SyncPlace) throws {
+        (machine.sync, _) = try JournalSync.setUp(machine.store, at: place, passphrase: passphrase, cost: .interactive)
+    }
+
+    /// `name`: a copy of `original`'s journal file that kept its sync identity, as the same file
+    /// on a cloned disk does (its device and inode recorded as they are now).
+    private func clone(_ original: SyncMachine, as name: String) throws -> SyncMachine {
+        let path = folder.file("\(name).sqlite")
+        try DatabaseQueue(path: original.store.file).backup(to: try DatabaseQueue(path: path))
+        let clone = try machine(name)
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE sync_state SET value = ? WHERE key = 'file'", arguments: [clone.store.fileIdentity()])
+        }
+        clone.sync = try JournalSync.open(clone.store, at: place, passphrase: passphrase)
+        return clone
+    }
+
+    private func titles(_ machine: SyncMachine) throws -> Set<String> {
+        Set(try machine.store.entries(ids: try machine.store.entryIDs()).map(\.title))
+    }
+
+    /// This computer's machine id, as the system keeps it.
+    private func onComputer(_ id: String) throws {
+        let file = folder.file("machine-id-\(id)")
+        try Data("\(id)\n".utf8).write(to: URL(fileURLWithPath: file))
+        ComputerIdentity.machineIDFiles = [file]
+    }
+
+    func testAJournalOnAClonedDiskInAnotherComputerTakesAMachineIdOfItsOwn() throws {
+        try onComputer("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        try join(laptop, at: place)
+        _ = try laptop.save("Before the disk was cloned", at: 1_000)
+        try laptop.syncNow()
+        let twin = try clone(laptop, as: "new-laptop")
+        // The clone goes on in a new computer; the old one goes on writing.
+        try onComputer("aa11bb22cc33dd44ee55ff6600112233")
+        _ = try twin.save("Written on the new computer", at: 2_000)
+        try twin.syncNow()
+        try onComputer("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
+        _ = try laptop.save("Written on the old computer", at: 2_000)
+        try laptop.syncNow()
+        XCTAssertNotEqual(try twin.store.syncState()?.machine, try laptop.store.syncState()?.machine, "a machine id of its own")
+        try join(desktop, at: place)
+        try desktop.syncNow()
+        XCTAssertEqual(try titles(desktop), ["Before the disk was cloned", "Written on the new computer", "Written on the old computer"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: place.path)
+        XCTAssertEqual(names.filter { SyncToolFiles.conflictOriginal(of: $0) != nil }, [], "no name was written twice")
+    }
+
+    func testAJournalRecordedBeforeItsComputerWasKeepsItsMachineId() throws {
+        let laptop = try machine("laptop")
+        try join(laptop, at: place)
+        try laptop.syncNow()
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
+        let file = laptop.store.fileIdentity()
+        let at = try XCTUnwrap(file.firstIndex(of: "@"))
+        let recorded = String(file[..<at])
+        try DatabaseQueue(path: laptop.store.file).write { db in
+            try db.execute(sql: "UPDATE sync_state SET value = ? WHERE key = 'file'", arguments: [recorded])
+        }
+        _ = try laptop.save("After the upgrade", at: 2_000)
+        try laptop.syncNow()
+        XCTAssertEqual(try laptop.store.syncState()?.machine, machine, "the same file on the same disk: the same machine")
+        XCTAssertEqual(try laptop.store.syncState()?.file, file, "now recorded with its computer")
+    }
+
+    func testAConflictCopyOfABatchIsAppliedSoNothingEitherComputerWroteIsLost() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        try join(laptop, at: place)
+        try laptop.syncNow()
+        try join(desktop, at: place)
+        try desktop.syncNow()
+        // Two computers sharing one machine id, each with its own copy of the folder that a
+        // tool keeps in step (as Syncthing does), write one name before the tool carries either.
+        let twin = try clone(laptop, as: "twin")
+        let elsewhere = FolderPlace(path: folder.file("Twin's copy of the folder"))
+        try FileManager.default.copyItem(atPath: place.path, toPath: elsewhere.path)
+        twin.sync = try JournalSync.open(twin.store, at: elsewhere, passphrase: passphrase)
+        _ = try laptop.save("Written on the laptop", at: 2_000)
+        _ = try twin.save("Written on its twin", at: 2_000)
+        try laptop.syncNow()
+        try twin.syncNow()
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
+        let written = try FileManager.default.contentsOfDirectory(atPath: place.path).filter { $0.hasPrefix(machine) }.sorted()
+        let twins = try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).filter { $0.hasPrefix(machine) }.sorted()
+        let name = try XCTUnwrap(written.last)
+        XCTAssertEqual(twins.last, name, "one name, two files")
+        // The tool keeps the laptop's under the name, and the twin's as Syncthing's copy beside it.
+        let copy = name.replacingOccurrences(of: ".batch", with: ".sync-conflict-20261207-034512-7QXKMZP.batch")
+        try FileManager.default.copyItem(atPath: (elsewhere.path as NSString).appendingPathComponent(name),
+                                         toPath: (place.path as NSString).appendingPathComponent(copy))
+        let report = try desktop.syncNow()
+        XCTAssertEqual(report.refused, [])
+        XCTAssertEqual(try titles(desktop), ["Written on the laptop", "Written on its twin"])
+        XCTAssertEqual(try desktop.syncNow().received, 0, "the copy is applied once")
+        try laptop.syncNow()
+        XCTAssertEqual(try titles(laptop), ["Written on the laptop", "Written on its twin"])
+    }
+
+    func testAConflictCopyThatDoesNotOpenIsNamed() throws {
+        let laptop = try machine("laptop")
+        try join(laptop, at: place)
+        _ = try laptop.save("Entry", at: 1_000)
+        try laptop.syncNow()
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
+        let copy = "\(machine)-00000001 (Anna's conflicted copy 2026-12-07 (1)).batch"
+        try Data("not sealed with the key".utf8).write(to: URL(fileURLWithPath: (place.path as NSString).appendingPathComponent(copy)))
+        XCTAssertEqual(try laptop.syncNow().refused, [copy])
+    }
+
+    func testEachToolsConflictCopiesAreKnownByTheirNames() {
+        let name = "0123456789abcdef-00000042.batch"
+        for copy in ["0123456789abcdef-00000042.sync-conflict-20261207-034512-7QXKMZP.batch",
+                     "0123456789abcdef-00000042.sync-conflict-20261207-034512.batch",
+                     "0123456789abcdef-00000042 (conflicted copy 2026-12-07 034512).batch",
+                     "0123456789abcdef-00000042_conflict-20261207-034512.batch",
+                     "0123456789abcdef-00000042 (Anna's conflicted copy 2026-12-07).batch",
+                     "0123456789abcdef-00000042 (Anna's conflicted copy 2026-12-07 (1)).batch"] {
+            XCTAssertEqual(SyncToolFiles.conflictOriginal(of: copy), name, copy)
+        }
+        for other in [name, "flourish-sync.json", "0123456789abcdef-00000042.batch.sync-conflict", "(conflicted copy).batch",
+                      "notes (copy).batch"] {
+            XCTAssertEqual(SyncToolFiles.conflictOriginal(of: other).flatMap(SyncFileName.parse), nil, other)
+        }
+    }
+
+    func testTheSyncingToolsOwnFilesLeaveAFolderEmptyAndAreNeverReported() throws {
+        let laptop = try machine("laptop")
+        try FileManager.default.createDirectory(atPath: folder.file("Flourish/.stfolder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("Flourish/.stversions"), withIntermediateDirectories: true)
+        for name in [".stignore", ".syncthing.flourish-sync.json.tmp", "~syncthing~0123456789abcdef-00000001.batch.tmp",
+                     ".sync_4f2a9c1d8e7b.db", ".sync_4f2a9c1d8e7b.db-wal", "._sync_4f2a9c1d8e7b.db", ".owncloudsync.log",
+                     ".0123456789abcdef-00000001.batch.~1a2b3c4d", "desktop.ini"] {
+            try Data("a tool's".utf8).write(to: URL(fileURLWithPath: folder.file("Flourish/\(name)")))
+        }
+        (laptop.sync, _) = try JournalSync.setUp(laptop.store, at: place, passphrase: passphrase, cost: .interactive)
+        _ = try laptop.save("Entry", at: 1_000)
+        let report = try laptop.syncNow()
+        XCTAssertEqual(report.refused + report.skipped, [])
+        XCTAssertNil(report.problem)
+    }
+}
