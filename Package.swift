@@ -89,7 +89,7 @@ let package = Package(
             dependencies: ["FlourishCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/Support",
             exclude: ["geoclue_standin.py", "portal_standin.py", "webdav_server.py", "lighttpd_server.py", "nginx_server.py",
-                      "rclone_server.py", "local_server.py", "busy_proxy.py", "make_photos.sh"],
+                      "rclone_server.py", "local_server.py", "busy_proxy.py", "syncthing_pair.py", "make_photos.sh"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // XCTest on Linux runs every test synchronously on the main thread, which Swift 6's

@@ -8,13 +8,13 @@ final class ServerScript {
     let ready: [String]
     private let process = Process()
     private let input = Pipe()
+    private let output = Pipe()
 
     /// Starts Tests/Support/`script`; `words`: how many words its ready line has after "ready".
     init(_ script: String, arguments: [String], words: Int) throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(script).path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [path] + arguments
-        let output = Pipe()
         process.standardOutput = output
         process.standardInput = input
         try process.run()
@@ -22,6 +22,13 @@ final class ServerScript {
         let said = line.split(separator: " ").map(String.init)
         guard said.count == words + 1, said[0] == "ready" else { throw WebDAVServer.ServerError.notReady(line) }
         ready = Array(said.dropFirst())
+    }
+
+    /// Sends the script one command line, and returns the line it answers with.
+    @discardableResult
+    func tell(_ command: String) -> String {
+        input.fileHandleForWriting.write(Data("\(command)\n".utf8))
+        return Self.readLine(output.fileHandleForReading)
     }
 
     func stop() {

@@ -9,8 +9,8 @@ until its standard input closes.
 
 FOLDER/busy holds the answers to give, one a line, the first for the next request: a status,
 then a Retry-After value or "-" for none ("423 1", "503 -"). Each is used once and removed.
-FOLDER/proxy.log gets a line for each request: the time (seconds, from the epoch), the method,
-the path and the status it was answered with.
+FOLDER/proxy.log gets a line for each request, written before it is answered: the time
+(seconds, from the epoch), the method, the path and the status it is answered with.
 """
 import http.client
 import os
@@ -60,20 +60,23 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else None
         busy = next_busy_answer()
+        # Each request is noted before it is answered: the client's next request comes only after
+        # the answer, so the log keeps their order.
         if busy:
             status, retry_after = busy
+            note(self.command, self.path, status)
             self.send_response(status)
             if retry_after is not None:
                 self.send_header("Retry-After", retry_after)
             self.send_header("Content-Length", "0")
             self.end_headers()
-            note(self.command, self.path, status)
             return
         connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=30)
         headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP}
         connection.request(self.command, self.path, body=body, headers=headers)
         answer = connection.getresponse()
         content = answer.read()
+        note(self.command, self.path, answer.status)
         self.send_response(answer.status)
         for name, value in answer.getheaders():
             if name.lower() not in HOP and name.lower() != "content-length":
@@ -82,7 +85,6 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(content)
         connection.close()
-        note(self.command, self.path, answer.status)
 
     def __getattr__(self, name):
         # Every method (GET, PUT, PROPFIND, MKCOL, DELETE…) is handled the same way.

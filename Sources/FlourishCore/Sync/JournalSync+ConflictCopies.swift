@@ -18,12 +18,14 @@ extension JournalSync {
         let taken = try worded { () throws(JournalError) in try store.conflictCopiesTaken() }
         for (copy, original) in copies.sorted(by: { $0.copy < $1.copy }) where !taken.contains(copy) {
             do {
-                let receipt = switch original.kind {
-                case .batch:
-                    try store.apply(conflictCopy: try open(original, as: SyncBatch.self, storedAs: copy), name: copy)
-                case .snapshot:
-                    try store.apply(conflictCopy: try open(original, as: SyncSnapshot.self, storedAs: copy), name: copy)
+                // The file under the name first: the tool may have put the other computer's
+                // version there, and the machine that wrote the name counts it applied already.
+                // Gone (held by a snapshot now) or not opening, it was read when it came.
+                if let receipt = try? take(original, storedAs: original.text, recording: nil) {
+                    report.received += receipt.received
+                    report.conflicts += receipt.conflicts
                 }
+                let receipt = try take(original, storedAs: copy, recording: copy)
                 report.received += receipt.received
                 report.conflicts += receipt.conflicts
             } catch .refusedFile {
@@ -31,6 +33,14 @@ extension JournalSync {
             } catch .skippedFile {
                 report.skipped.append(copy)
             }
+        }
+    }
+
+    /// Applies `file` as read under `stored`, recording `recording` as a conflict copy taken.
+    private func take(_ file: SyncFileName, storedAs stored: String, recording: String?) throws(SyncError) -> SyncReceipt {
+        switch file.kind {
+        case .batch: try store.apply(conflictCopy: try open(file, as: SyncBatch.self, storedAs: stored), name: stored, recording: recording)
+        case .snapshot: try store.apply(conflictCopy: try open(file, as: SyncSnapshot.self, storedAs: stored), name: stored, recording: recording)
         }
     }
 }
@@ -43,23 +53,26 @@ extension JournalStore {
         }
     }
 
-    /// Applies what a conflict copy of a batch holds, and records the copy as taken. No batch is
+    /// Applies what a conflict copy of a batch (or the file it is a copy of) holds. No batch is
     /// recorded as applied on its word: the file it is a copy of, under the same machine and
     /// number, holds other changes, and is applied on its own.
-    func apply(conflictCopy batch: SyncBatch, name: String) throws(SyncError) -> SyncReceipt {
-        try take(batch.changes, extras: SyncExtras(batch), copy: name, fromSnapshot: false)
+    /// `recording`: the copy's name, recorded as taken (nil: nothing recorded).
+    func apply(conflictCopy batch: SyncBatch, name: String, recording: String?) throws(SyncError) -> SyncReceipt {
+        try take(batch.changes, extras: SyncExtras(batch), name: name, recording: recording, fromSnapshot: false)
     }
 
     /// The same for a conflict copy of a snapshot: the batches it says it holds are not recorded.
-    func apply(conflictCopy snapshot: SyncSnapshot, name: String) throws(SyncError) -> SyncReceipt {
-        try take(snapshot.changes, extras: SyncExtras(snapshot), copy: name, fromSnapshot: true)
+    func apply(conflictCopy snapshot: SyncSnapshot, name: String, recording: String?) throws(SyncError) -> SyncReceipt {
+        try take(snapshot.changes, extras: SyncExtras(snapshot), name: name, recording: recording, fromSnapshot: true)
     }
 
-    private func take(_ changes: [SyncChange], extras: SyncExtras, copy name: String, fromSnapshot: Bool) throws(SyncError) -> SyncReceipt {
+    private func take(_ changes: [SyncChange], extras: SyncExtras, name: String, recording: String?,
+                      fromSnapshot: Bool) throws(SyncError) -> SyncReceipt {
         let receipt = try apply(changes, extras: extras, fileName: name, fromSnapshot: fromSnapshot, holding: [])
+        guard let recording else { return receipt }
         do {
             try writing { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, '1')", arguments: ["copy \(name)"])
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, '1')", arguments: ["copy \(recording)"])
             }
         } catch {
             throw .other(reason: error.errorDescription ?? "\(error)")

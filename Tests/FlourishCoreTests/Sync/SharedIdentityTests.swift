@@ -88,6 +88,16 @@ final class SharedIdentityTests: XCTestCase {
     }
 
     func testAConflictCopyOfABatchIsAppliedSoNothingEitherComputerWroteIsLost() throws {
+        try conflictCopyKeepsBoth(twinKeepsTheName: false)
+    }
+
+    /// The tool may keep either under the name: the laptop, which recorded writing that name,
+    /// reads the file there again when a copy of it appears.
+    func testAConflictCopyOfItsOwnBatchBringsTheOtherVersionToTheMachineThatWroteTheName() throws {
+        try conflictCopyKeepsBoth(twinKeepsTheName: true)
+    }
+
+    private func conflictCopyKeepsBoth(twinKeepsTheName: Bool) throws {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         try join(laptop, at: place)
         try laptop.syncNow()
@@ -108,10 +118,15 @@ final class SharedIdentityTests: XCTestCase {
         let twins = try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).filter { $0.hasPrefix(machine) }.sorted()
         let name = try XCTUnwrap(written.last)
         XCTAssertEqual(twins.last, name, "one name, two files")
-        // The tool keeps the laptop's under the name, and the twin's as Syncthing's copy beside it.
+        // The tool keeps one under the name, and the other as Syncthing's copy beside it.
         let copy = name.replacingOccurrences(of: ".batch", with: ".sync-conflict-20261207-034512-7QXKMZP.batch")
-        try FileManager.default.copyItem(atPath: (elsewhere.path as NSString).appendingPathComponent(name),
-                                         toPath: (place.path as NSString).appendingPathComponent(copy))
+        let (mine, theirs) = ((place.path as NSString).appendingPathComponent(name), (elsewhere.path as NSString).appendingPathComponent(name))
+        let (kept, copied) = twinKeepsTheName ? (theirs, mine) : (mine, theirs)
+        try FileManager.default.copyItem(atPath: copied, toPath: (place.path as NSString).appendingPathComponent(copy))
+        if twinKeepsTheName {
+            try FileManager.default.removeItem(atPath: mine)
+            try FileManager.default.copyItem(atPath: kept, toPath: mine)
+        }
         let report = try desktop.syncNow()
         XCTAssertEqual(report.refused, [])
         XCTAssertEqual(try titles(desktop), ["Written on the laptop", "Written on its twin"])
