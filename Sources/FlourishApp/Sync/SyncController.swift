@@ -38,6 +38,8 @@ final class SyncController {
     private(set) var progress: (done: Int, total: Int)?
     /// The server said it was busy: the sync in progress tries again when this passes.
     private(set) var busyUntil: Date?
+    /// How many busy waits were heard: each counts down on its own until the next.
+    private var busyWaits = 0
     /// How far the photos being fetched or sent are ("photo 12 of 340").
     private(set) var photoProgress: (done: Int, total: Int)?
     /// The passphrase is asked for because the journal's key was changed on another computer.
@@ -155,15 +157,24 @@ final class SyncController {
     }
 
     /// The sync (or opening) started at `started` waits `seconds` for a busy server: said in the
-    /// window until the wait is over.
+    /// window, counting down, until the wait is over.
     private func heardBusy(_ seconds: Int, _ started: Int) {
         guard started == generation, status == .syncing else { return }
         busyUntil = Date(timeIntervalSinceNow: TimeInterval(seconds))
+        busyWaits += 1
+        tickBusy(started, wait: busyWaits)
+    }
+
+    /// Says the wait `wait` again each second, its seconds counting down, and once more when it
+    /// is over ("Syncing…" again). A later wait, or the sync's end, stops it.
+    private func tickBusy(_ started: Int, wait: Int) {
         for observer in observers { observer() }
-        // Once the wait is over, the status says "Syncing…" again.
-        MainLoop.after(milliseconds: UInt32(seconds) * 1_000 + 50) { [weak self] in
-            guard let self, started == generation, status == .syncing else { return }
-            for observer in observers { observer() }
+        guard let busyUntil, busyUntil > Date() else { return }
+        let left = busyUntil.timeIntervalSinceNow
+        let next = left - left.rounded(.down)
+        MainLoop.after(milliseconds: UInt32(((next > 0.01 ? next : 1) * 1_000).rounded(.up))) { [weak self] in
+            guard let self, started == generation, status == .syncing, wait == busyWaits else { return }
+            tickBusy(started, wait: wait)
         }
     }
 

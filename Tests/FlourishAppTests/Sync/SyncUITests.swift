@@ -221,8 +221,8 @@ final class SyncUITests: XCTestCase {
         }
     }
 
-    /// A WebDAV server that says it is busy (503, Retry-After: 2) is waited for, and the Sync
-    /// window says so while it waits; then the sync goes on and ends synced.
+    /// A WebDAV server that says it is busy (503, Retry-After: 3) is waited for, and the Sync
+    /// window says so while it waits, counting down; then the sync goes on and ends synced.
     func testTheSyncWindowSaysWhenTheServerIsBusyAndSyncsOnceItIsFree() throws {
         try MainActor.assumeIsolated {
             let server = try WebDAVServer(in: shared.file("server"))
@@ -243,15 +243,20 @@ final class SyncUITests: XCTestCase {
             harness.waitSynced()
             var said: [String] = []
             harness.main.sync?.observe { said.append(window.statusLabel.text) }
-            try proxy.answerBusy([(503, "2")])
+            try proxy.answerBusy([(503, "3")])
             window.syncNowButton.click()
             harness.waitUntil("the window says the server is busy", timeout: 15) {
-                window.statusLabel.text == "The server is busy; trying again in 2 s."
+                window.statusLabel.text == "The server is busy; trying again in 3 s."
             }
             harness.waitSynced()
             XCTAssertTrue(window.statusLabel.text.hasPrefix("Synced at "), window.statusLabel.text)
             XCTAssertEqual(try proxy.requests().filter { $0.status == 503 }.count, 1)
-            XCTAssertTrue(said.contains("The server is busy; trying again in 2 s."), "\(said)")
+            // The seconds said, in order, each once: from 3, counting down.
+            let seconds = said.compactMap { $0.hasPrefix("The server is busy; trying again in ") ? Int($0.filter(\.isNumber)) : nil }
+                .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+            XCTAssertEqual(seconds.first, 3, "\(said)")
+            XCTAssertGreaterThan(seconds.count, 1, "the wait counts down: \(said)")
+            XCTAssertEqual(seconds, seconds.sorted(by: >), "\(said)")
         }
     }
 
