@@ -25,10 +25,7 @@ func syncPlace(_ target: String, kept: String? = nil) -> (place: SyncPlace, pass
             let shown = try WebDAVPlace(address: target, password: "").displayName
             let password = kept ?? readSecret(prompt: String(format: tr("Password for %@: "), shown))
             let place = try WebDAVPlace(address: target, password: password)
-            place.hearBusy { seconds in
-                let words = String(format: tr("The server is busy; trying again in %@ s."), "\(seconds)")
-                FileHandle.standardError.write(Data("flourish: \(words)\n".utf8))
-            }
+            place.hearBusy { seconds in FileHandle.standardError.write(Data("flourish: \(SyncError.busyWait(seconds: seconds))\n".utf8)) }
             return (place, password)
         } catch {
             failedSync(error)

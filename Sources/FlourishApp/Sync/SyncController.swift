@@ -371,7 +371,7 @@ final class SyncController {
         case .off: tr("Sync is off: this journal is only on this computer.")
         case .syncing:
             if let busyUntil, busyUntil > Date() {
-                String(format: tr("The server is busy; trying again in %@ s."), "\(Int(busyUntil.timeIntervalSinceNow.rounded(.up)))")
+                SyncError.busyWait(seconds: Int(busyUntil.timeIntervalSinceNow.rounded(.up)))
             } else if let photoProgress, photoProgress.total > 0 {
                 String(format: tr("Syncing… photo %@ of %@."), "\(photoProgress.done)", "\(photoProgress.total)")
             } else if let progress, progress.total > 1 {

@@ -81,3 +81,11 @@ public enum SyncError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 }
+
+extension SyncError {
+    /// What is said while a busy server is waited for, `seconds` before the next try (`.busy` is
+    /// said once the last try was busy too): in the Sync window and by the command line alike.
+    public static func busyWait(seconds: Int) -> String {
+        String(format: tr("The server is busy; trying again in %@ s."), "\(seconds)")
+    }
+}
