@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 
 flourish = os.path.abspath(sys.argv[1])
 support = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support")
@@ -78,11 +77,6 @@ class Computer:
             return db.execute("SELECT value FROM sync_state WHERE key = 'machine'").fetchone()[0]
 
 
-def visible(folder):
-    return {name: open(os.path.join(folder, name), "rb").read() for name in os.listdir(folder)
-            if not name.startswith(".") and os.path.isfile(os.path.join(folder, name))}
-
-
 pair = subprocess.Popen(["/usr/bin/python3", os.path.join(support, "syncthing_pair.py"), os.path.join(root, "syncthing")],
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 try:
@@ -90,14 +84,14 @@ try:
     check("two Syncthing instances are connected", ready[:1] == ["ready"])
     first, second = ready[1], ready[2]
 
+    def tell(command):
+        """A command to the pair (see syncthing_pair.py), and its answer."""
+        pair.stdin.write(command + "\n")
+        pair.stdin.flush()
+        return pair.stdout.readline().rstrip("\n")
+
     def in_step():
-        deadline, settled = time.time() + 60, 0
-        while time.time() < deadline:
-            settled = settled + 1 if visible(first) == visible(second) else 0
-            if settled == 2:
-                return True
-            time.sleep(0.3)
-        return False
+        return tell("in-step 60") == "done"
 
     laptop, desktop = Computer("laptop", first), Computer("desktop", second)
     status, out, err = laptop.write("6f1d0c2e-0000-4000-8000-000000000001", "Written on the laptop")
@@ -119,7 +113,7 @@ try:
     check("the old laptop syncs", status == 0)
     check("Syncthing carries both", in_step())
     check("the copy took a machine id of its own", new_laptop.machine() != laptop.machine())
-    names = sorted(visible(first))
+    names = tell("names").split("\t")
     check("no file name was written twice: no conflict copy", not any("sync-conflict" in name for name in names))
 
     status, out, err = desktop.run("--sync-setup", place, stdin=passphrase + "\n")

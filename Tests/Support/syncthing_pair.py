@@ -9,8 +9,14 @@ after they are made) and by a rescan every 5 s.
 
 Prints "ready FOLDER/a/Sync FOLDER/b/Sync" once the two are connected, then serves until its
 standard input closes or it is terminated, and stops both. Meanwhile each line on standard input
-is a command, answered with "done" once carried out: "pause" (the two stop exchanging anything,
-as two computers apart do) and "resume".
+is a command, answered on one line:
+- "pause": the two stop exchanging anything, as two computers apart do; "resume": they connect
+  again. Each is answered "done" once carried out.
+- "in-step SECONDS": waits, SECONDS at most, until both copies hold the same files byte for byte
+  (Syncthing's own left out); answered "done", or "differ" and each name one of them lacks or
+  holds other bytes under.
+- "names": the files in the folder (and its photos folder), Syncthing's own left out, one tab
+  before each.
 
     syncthing_pair.py FOLDER
 """
@@ -147,9 +153,39 @@ while not connected():
         stop()
     time.sleep(0.2)
 
+def files(folder):
+    """Every file in `folder` but Syncthing's own (`.stfolder`, half-received `.syncthing.NAME.tmp`
+    files), by path, with its bytes."""
+    found = {}
+    for where, folders, names_here in os.walk(folder):
+        folders[:] = [each for each in folders if not each.startswith(".")]
+        for name in names_here:
+            if not name.startswith("."):
+                path = os.path.join(where, name)
+                with open(path, "rb") as file:
+                    found[os.path.relpath(path, folder)] = file.read()
+    return found
+
+
+def in_step(seconds):
+    """None once both copies hold the same files, twice in a row a moment apart (Syncthing may be
+    about to carry a file just made; one being received stays hidden until it is whole); else,
+    after `seconds`, what they differ by."""
+    deadline, settled = time.time() + seconds, 0
+    while True:
+        one, other = files(synced["a"]), files(synced["b"])
+        settled = settled + 1 if one == other else 0
+        if settled == 2:
+            return None
+        if time.time() > deadline:
+            differing = sorted(name for name in set(one) | set(other) if one.get(name) != other.get(name))
+            return "; ".join(f"{name}: {len(one.get(name, b''))} and {len(other.get(name, b''))} bytes" for name in differing)
+        time.sleep(0.3)
+
+
 print(f"ready {synced['a']} {synced['b']}", flush=True)
 for line in sys.stdin:
-    command = line.strip()
+    command, *arguments = line.split()
     if command in ("pause", "resume"):
         for name in names:
             ask(name, f"/rest/system/{command}", method="POST")
@@ -157,5 +193,10 @@ for line in sys.stdin:
             deadline = time.time() + 60
             while not connected() and time.time() < deadline:
                 time.sleep(0.2)
-    print("done", flush=True)
+        print("done", flush=True)
+    elif command == "in-step":
+        difference = in_step(float(arguments[0]))
+        print("done" if difference is None else f"differ {difference}", flush=True)
+    elif command == "names":
+        print("".join(f"\t{name}" for name in sorted(files(synced["a"]))), flush=True)
 stop()
