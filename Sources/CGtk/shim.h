@@ -4,6 +4,7 @@
 #define FLOURISH_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+#include <cairo-pdf.h>
 #include <glib-unix.h>
 #include <unistd.h>
 #include <stdint.h>

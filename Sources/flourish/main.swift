@@ -15,7 +15,7 @@ Localization.setUp(localeDirectory: BuildProfile.installedDataDirectory.map { ($
 ImportPictureCheck.install()
 
 func usage() -> String {
-    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, zip (the JSON with every\n                    photo), csv or markdown (its photos in a folder beside it named\n                    NAME-photos), or markdown-by-year (one file a year into the folder\n                    PATH, its photos in PATH/photos)\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio, with its\n                    photos), a Day One or Journey export (its ZIP, with its photos), a Diaro\n                    backup, a jrnl JSON export, a folder of Markdown daily notes\n                    (2024-03-02.md), RedNotebook's data folder or a Flourish JSON or ZIP\n                    export (with its photos) at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, in any language; a backup's own moods by their\n                    step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --encrypt         lock the journal: every byte of it on disk, and of its backups, is\n                    encrypted under a new passphrase (read as for --sync-setup); prints\n                    a recovery key, once\n  --decrypt         make a locked journal plain again (after its passphrase)\n  --lock-new-key    for a passphrase that may have leaked: the locked journal, its\n                    backups and its photos encrypted anew under a new key and a new\n                    passphrase (the current one, then the new one, are read as for\n                    --sync-passphrase); prints a new recovery key, once\n                    A locked journal's passphrase (or recovery key) is asked for first by\n                    every command that opens it, unless the keyring keeps its key; it is\n                    the first line of standard input when that is not a terminal\n  --unlock-at-login on  keep the locked journal's key in the desktop's keyring (after its\n                    passphrase): it opens without asking while you are logged in\n  --unlock-at-login off  the keyring no longer keeps it: the passphrase is asked for again\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
+    String(format: tr("Usage: flourish [OPTION…]\n\nA mood journal for the desktop: log how you feel, look back over your days.\n\nOptions:\n  --database PATH   open the journal at PATH instead of %@\n  --check           check the journal (or --database PATH) and exit: 0 healthy, 1 damaged\n  --recover PATH OUT  copy every entry that can still be read from the journal at PATH\n                    into a new journal at OUT (PATH is never changed)\n  --restore FILE    make the backup FILE the journal (or --database PATH); the journal\n                    it replaces is kept in the backups folder. Quit Flourish first.\n  --export FORMAT PATH  write the whole journal to PATH as json, zip (the JSON with every\n                    photo), csv or markdown (its photos in a folder beside it named\n                    NAME-photos), or markdown-by-year (one file a year into the folder\n                    PATH, its photos in PATH/photos), or pdf (a book to read or print:\n                    a cover with each year in pixels, then the entries with their moods\n                    and photos, on the locale's paper; plain even when the journal is locked)\n  --from YYYY-MM-DD  --to YYYY-MM-DD  the first and last day in --export pdf\n  --import PATH     add the entries of a Daylio CSV export or backup (.daylio, with its\n                    photos), a Day One or Journey export (its ZIP, with its photos), a Diaro\n                    backup, a jrnl JSON export, a folder of Markdown daily notes\n                    (2024-03-02.md), RedNotebook's data folder or a Flourish JSON or ZIP\n                    export (with its photos) at PATH\n                    (Daylio's moods: rad the best, good really good, meh okay, bad not so\n                    great, awful the worst, in any language; a backup's own moods by their\n                    step, any other okay); entries already there are skipped\n  --sync-setup TARGET  sync the journal through TARGET, a folder or a WebDAV address\n                    (https://USER@HOST/PATH/), end-to-end encrypted: join the journal there\n                    with its passphrase, or start one with a new passphrase; the WebDAV\n                    password, then the passphrase, are read from standard input when it is\n                    not a terminal, one line each; then sync once\n  --sync            sync once (the password and passphrase are read as for --sync-setup)\n  --sync-off        stop syncing on this computer; the journal stays as it is\n  --sync-passphrase  change the sync passphrase (the current one, then the new one, are\n                    read as for --sync-setup); other computers go on syncing\n  --sync-new-key    shut the other computers out: a new journal key and passphrase (read\n                    as for --sync-passphrase); each computer then needs the new passphrase\n  --encrypt         lock the journal: every byte of it on disk, and of its backups, is\n                    encrypted under a new passphrase (read as for --sync-setup); prints\n                    a recovery key, once\n  --decrypt         make a locked journal plain again (after its passphrase)\n  --lock-new-key    for a passphrase that may have leaked: the locked journal, its\n                    backups and its photos encrypted anew under a new key and a new\n                    passphrase (the current one, then the new one, are read as for\n                    --sync-passphrase); prints a new recovery key, once\n                    A locked journal's passphrase (or recovery key) is asked for first by\n                    every command that opens it, unless the keyring keeps its key; it is\n                    the first line of standard input when that is not a terminal\n  --unlock-at-login on  keep the locked journal's key in the desktop's keyring (after its\n                    passphrase): it opens without asking while you are logged in\n  --unlock-at-login off  the keyring no longer keeps it: the passphrase is asked for again\n  --remind HH:MM    remind me each day at HH:MM (24 hours) to write, with a desktop\n                    notification, unless today is written; also when Flourish is closed\n  --remind off      no more daily reminders\n  --version         print the version and exit\n  -h, --help        print this help and exit\n"),
            JournalPaths.defaultJournal())
 }
 
@@ -32,6 +32,9 @@ var recovery: (from: String, to: String)?
 var restoreFrom: String?
 var exportTo: (format: ExportFormat, path: String)?
 var importFrom: String?
+var pdfTo: String?
+var pdfFrom: Insights.Day?
+var pdfUntil: Insights.Day?
 var syncCommand: SyncCommand?
 var remind: ReminderTime??
 var asService = false
@@ -57,12 +60,21 @@ while let argument = arguments.popFirst() {
         restoreFrom = file
     case "--export":
         guard let name = arguments.popFirst(), let path = arguments.popFirst(), !path.isEmpty else {
-            fail(tr("--export needs a format (json, zip, csv, markdown or markdown-by-year) and a path"))
+            fail(tr("--export needs a format (json, zip, csv, markdown, markdown-by-year or pdf) and a path"))
+        }
+        if name == "pdf" {
+            pdfTo = path
+            continue
         }
         guard let format = ExportFormat(rawValue: name) else {
-            fail(String(format: tr("--export knows json, zip, csv, markdown and markdown-by-year, not “%@”"), name))
+            fail(String(format: tr("--export knows json, zip, csv, markdown, markdown-by-year and pdf, not “%@”"), name))
         }
         exportTo = (format, path)
+    case "--from", "--to":
+        guard let value = arguments.popFirst(), let day = bookDay(value) else {
+            fail(String(format: tr("%@ needs a day as YYYY-MM-DD"), argument))
+        }
+        if argument == "--from" { pdfFrom = day } else { pdfUntil = day }
     case "--import":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail(tr("--import needs the path of the file to import")) }
         importFrom = path
@@ -205,6 +217,12 @@ if let exportTo {
         FileHandle.standardError.write(Data("flourish: \(error.message)\n".utf8))
         end(1)
     }
+}
+if pdfFrom != nil || pdfUntil != nil, pdfTo == nil {
+    fail(tr("--from and --to choose the days of --export pdf"))
+}
+if let pdfTo {
+    runPDFExport(openJournal(), to: pdfTo, from: pdfFrom, to: pdfUntil)
 }
 if let syncCommand {
     let store = openJournal()
