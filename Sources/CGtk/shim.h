@@ -77,6 +77,12 @@ static inline GtkWidget *flourish_heading_label_new(int level) {
     return label;
 }
 
+/// A check button a screen reader hears as a radio button (one choice of several): GTK 4.8
+/// gives a grouped check button the check box role, and the role is fixed when it is made.
+static inline GtkWidget *flourish_radio_button_new(const char *label) {
+    return g_object_new(GTK_TYPE_CHECK_BUTTON, "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO, "label", label, NULL);
+}
+
 static inline void flourish_accessible_set_invalid(GtkWidget *widget, gboolean invalid) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
                                 invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);

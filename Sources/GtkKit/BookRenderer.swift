@@ -39,8 +39,11 @@ public final class BookRenderer {
     /// Each photo's shape (width over height) once read, by section and piece: laying pages out
     /// for a printer reads each photo once at a small size to learn it.
     private var shapes: [Int: Double] = [:]
+    /// Bookmarks of the pages drawn, by page: a page drawn again (a print preview, then the
+    /// print) replaces its own.
+    private var bookmarksByPage: [Int: [PlacedBookmark]] = [:]
     /// Bookmarks of the pages drawn, in order.
-    public private(set) var bookmarks: [PlacedBookmark] = []
+    public var bookmarks: [PlacedBookmark] { bookmarksByPage.keys.sorted().flatMap { bookmarksByPage[$0] ?? [] } }
     /// Photos that could not be read (drawn as their name in a frame).
     public private(set) var unreadablePhotos = 0
 
@@ -73,6 +76,7 @@ public final class BookRenderer {
         var cursor = start
         var y = top
         var placed = false
+        if drawing { bookmarksByPage[number] = [] }
         if drawing && number > 1 { drawPageNumber(number, pango: pango, cairo: cairo) }
         while cursor.section < source.sectionCount {
             let pieces = pieces(cursor.section)
@@ -106,8 +110,8 @@ public final class BookRenderer {
                     placed = true
                 }
                 if line > cursor.line {
-                    if cursor.line == 0, let bookmark = text.bookmark {
-                        bookmarks.append(PlacedBookmark(bookmark: bookmark, page: number, y: firstY))
+                    if drawing, cursor.line == 0, let bookmark = text.bookmark {
+                        bookmarksByPage[number, default: []].append(PlacedBookmark(bookmark: bookmark, page: number, y: firstY))
                     }
                     if drawing { paragraph.draw(lines: cursor.line..<line, at: margin, firstY, color: text.color, bar: text.bar, cairo: cairo) }
                 }

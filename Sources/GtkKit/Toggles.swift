@@ -30,6 +30,9 @@ public final class ToggleButton: Widget {
 public final class CheckButton: Widget {
     public init(_ label: String) { super.init(gtk_check_button_new_with_label(label)) }
 
+    /// One choice of several (see `join`), which a screen reader names a radio button.
+    public init(choice label: String) { super.init(flourish_radio_button_new(label)) }
+
     /// The words beside the box, as the person reads them.
     public var label: String { gtk_check_button_get_label(typed(raw)).map { String(cString: $0) } ?? "" }
 

@@ -201,6 +201,15 @@ def x_focus_on(title):
     return focus in shown
 
 
+def give_keyboard_to(title):
+    """Gives the X focus to the shown window titled `title`, as a window manager does when a
+    window above it closes. With no window manager here, the X server sends a closed window's
+    keys to the root window, and from there to whatever window is under the pointer, if any:
+    keys typed after a dialog closed would depend on where the pointer was left."""
+    subprocess.run(["xdotool", "search", "--onlyvisible", "--name", f"^{title}$", "windowfocus", "--sync"], check=False)
+    wait_for(f"the X focus in '{title}'", lambda: x_focus_on(title) or None)
+
+
 def keyboard_in(app, title, role=None, timeout=10.0):
     """The node of the app's window titled `title` that takes the next keys (of `role`, if given),
     once both hold: the X server sends that window the keys, and GTK has put its focus on the
@@ -228,11 +237,11 @@ def file_chooser(app, title):
 class Flourish:
     """One running instance of the real binary."""
 
-    def __init__(self, journal, **environment_overrides):
+    def __init__(self, journal, cwd=None, **environment_overrides):
         environment = dict(os.environ, GDK_BACKEND="x11", **environment_overrides)
         self.log = open(os.path.join(WORK, "app.log"), "a")
         self.log_start = self.log.tell()  # what this instance writes (with FLOURISH_TRACE, its marks) comes after
-        self.process = subprocess.Popen([BINARY, "--database", journal], env=environment,
+        self.process = subprocess.Popen([BINARY, "--database", journal], env=environment, cwd=cwd,
                                         stdout=self.log, stderr=self.log)
         launched.append(self.process)
         self.app = wait_for("Flourish on the accessibility bus", self._find_app, timeout=20)
@@ -641,6 +650,7 @@ def entries_are_tagged_and_found(journal):
     check("Delete asks first, then deletes the tag", True)
     keys("Escape")
     wait_for("the Tags window to close", lambda: app.find("text", "Name of “Walking”") is None)
+    give_keyboard_to("Flourish")
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
 
@@ -930,6 +940,7 @@ def import_then_quit(app, notice):
     """Import in the Import window, its notice seen, then Ctrl+Q: the file is then whole to read."""
     press(app.wait("the Import button", "push button", "Import"))
     app.wait("the import's notice", "label", notice)
+    give_keyboard_to("Flourish")  # the Import window closed
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
 
@@ -990,6 +1001,7 @@ def daylio_history_arrives_and_leaves():
     check("the journal lists them with their tags", app.wait("the row's tags", "label", "Tags: friends, stargazing") is not None)
 
     # And out again, from the command line, as CSV that Python reads back.
+    give_keyboard_to("Flourish")  # the Import window closed
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
     out = os.path.join(WORK, "out.csv")
@@ -1734,6 +1746,14 @@ def locked_journal_opens_on_its_unlock_page():
     show_every_locked_entry(app)
     check("the right passphrase opens the window with every entry", app.find("label", "Marzipan lanterns over the fjord") is not None)
     check("and the unlock page is gone", app.find("password text", "Passphrase", visible=False) is None)
+    keyboard_in(app, "Flourish")
+    keys("ctrl+p")
+    keyboard_in(app, "Print Journal", "radio button")
+    check("its Print window says first that a PDF or paper is not locked", app.find(
+        "label", "This journal is locked, but a PDF is not: anyone who has the file can read every entry in it.") is not None)
+    keys("Escape")
+    wait_for("the Print window to close", lambda: app.find("radio button", "The whole journal") is None)
+    give_keyboard_to("Flourish")
     keys("ctrl+q")
     check("quits cleanly", app.exit_code() == 0)
 
@@ -2499,6 +2519,81 @@ def unlock_page_within(app, seconds):
     return field, app.wait("the Unlock button", "push button", "Unlock")
 
 
+def journal_is_printed_and_kept_as_a_pdf():
+    print("journey: Ctrl+P prints the journal through GTK's print dialog; Export as PDF keeps a year", flush=True)
+    folder = os.path.join(WORK, "book")
+    os.makedirs(folder)
+    journal = os.path.join(folder, "journal.sqlite")
+    source = os.path.join(folder, "entries.json")
+    entries = [("2024-03-02T09:00:00.000Z", "Kite day", 0), ("2024-11-20T18:00:00.000Z", "First frost", 3),
+               ("2025-02-01T08:00:00.000Z", "Snow walk", 1)]
+    with open(source, "w", encoding="utf-8") as file:
+        json.dump({"format": "flourish-journal", "version": 1, "exported_at": "2026-01-01T00:00:00.000Z", "tags": [],
+                   "entries": [{"uuid": f"00000000-0000-4000-8000-{index:012d}", "created_at": created, "title": title,
+                                "body": f"{title}, written down.", "mood": mood, "tags": []}
+                               for index, (created, title, mood) in enumerate(entries)]}, file)
+    subprocess.run([BINARY, "--database", journal, "--import", source], check=True, capture_output=True)
+    # GTK's Print to File writes output.pdf in the folder the app runs in.
+    app = Flourish(journal, cwd=folder)
+    app.wait("the form", "text", "Title")
+    keyboard_in(app, "Flourish")
+    keys("ctrl+p")
+    whole = keyboard_in(app, "Print Journal", "radio button")
+    check(f"Ctrl+P opens Print Journal, the keyboard on the whole journal ({whole.name})", whole.name == "The whole journal")
+    check("it offers a year, a run of days and the search's entries, each named",
+          all(app.find("radio button", name) is not None for name in ("One year:", "These days:", "The entries the search shows")))
+    check("the search's entries are not offered with no search", not app.find("radio button", "The entries the search shows")
+          .getState().contains(pyatspi.STATE_SENSITIVE))
+    check("a journal that is not locked is not warned about", app.find("label", "This journal is locked, but a PDF is not: "
+                                                                          "anyone who has the file can read every entry in it.") is None)
+    press(app.wait("the Print… button", "push button", "Print…"))
+    # GTK's own print dialog: its printer list takes the keyboard; Print to File is the printer here.
+    keyboard_in(app, "Print")
+    check("GTK's print dialog opens, with Print to File", app.wait("Print to File", "label", "Print to File") is not None)
+    keys("Down", "space")
+    printed = os.path.join(folder, "output.pdf")
+    dialog = next(window for window in app.app if window is not None and window.getRoleName() == "dialog" and window.name == "Print")
+    # GTK 4.8 names its dialog's buttons by their mnemonic and their label ("_Print Print").
+    press(wait_for("the dialog's Print button, ready once a printer is chosen", lambda: next(
+        (node for node in descendants(dialog) if node.getRoleName() == "push button" and node.name.split()[-1:] == ["Print"]
+         and node.getState().contains(pyatspi.STATE_SENSITIVE)), None)))
+    wait_for("the printed PDF", lambda: os.path.exists(printed) and subprocess.run(
+        ["pdfinfo", printed], capture_output=True).returncode == 0 or None, timeout=30)
+    wait_for("the Print Journal window to close", lambda: app.find("radio button", "The whole journal") is None)
+    exported = os.path.join(folder, "exported.pdf")
+    subprocess.run([BINARY, "--database", journal, "--export", "pdf", exported], check=True, capture_output=True)
+
+    def text(path):
+        return subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True, text=True, check=True).stdout
+    check("Print to File writes the same pages as --export pdf", text(printed) == text(exported) and "Snow walk" in text(printed))
+    outline = json.loads(subprocess.run(["qpdf", "--json", printed], capture_output=True, text=True).stdout).get("outlines", [])
+    check(f"with the outline of its years ({[item['title'] for item in outline]})", [item["title"] for item in outline] == ["2024", "2025"])
+
+    # Export as PDF…, from the main menu: the newest year only, through the file chooser.
+    give_keyboard_to("Flourish")
+    press(wait_for("the main menu", lambda: find_any(app.app, "Main Menu", focusable=True)))
+    press(app.wait("the Export as PDF item", "menu item", "Export as PDF…"))
+    keyboard_in(app, "Export as PDF", "radio button")
+    year = app.wait("the year's choice", "radio button", "One year:")
+    keys("Down")
+    check("the arrow keys choose One year", wait_for("One year chosen", lambda: selected(year) or None))
+    check("a year is offered, the newest first", app.find("label", "2025") is not None)
+    press(app.wait("the Export… button", "push button", "Export…"))
+    file_chooser(app, "Export as PDF")
+    year_pdf = os.path.join(folder, "2025.pdf")
+    keys("ctrl+a")  # the suggested name, whole (GTK selects it without its ".pdf")
+    type_text(year_pdf)
+    keys("Return")
+    app.wait("the export's message", "label", f"The PDF is at {year_pdf}.", timeout=30)
+    check("Export as PDF… says where the PDF is", True)
+    check("the PDF holds the year's entries and no other", "Snow walk" in text(year_pdf) and "Kite day" not in text(year_pdf))
+    press(app.dialog_button(f"The PDF is at {year_pdf}.", "OK"))
+    wait_for("the message to go", lambda: app.find("label", f"The PDF is at {year_pdf}.") is None)
+    give_keyboard_to("Flourish")
+    keys("ctrl+q")
+    check("quits cleanly", app.exit_code() == 0)
+
+
 def main():
     journal = os.path.join(WORK, "journal.sqlite")
     journeys = [lambda: first_entry_with_the_mouse(journal), lambda: second_entry_with_the_keyboard(journal),
@@ -2514,7 +2609,7 @@ def main():
                 lock_without_a_passphrase_offers_one, locked_journal_syncs_while_locked_with_its_key_kept,
                 photos_are_added_seen_and_kept_sealed, memories_come_back_on_their_day,
                 spelling_is_checked_and_words_kept_sealed, markdown_is_written_and_read_as_text, a_template_starts_the_entry,
-                measures_are_kept_searched_and_charted,
+                measures_are_kept_searched_and_charted, journal_is_printed_and_kept_as_a_pdf,
                 rows_are_named_for_a_screen_reader, tree_read_while_dialogs_close_never_crashes,
                 # Last: it leaves the session's keyring locked.
                 locked_keyring_is_never_asked_to_unlock]

@@ -142,6 +142,10 @@ public final class FaultyStore: JournalStoring, @unchecked Sendable {
     }
 
     public func photo(_ photo: EntryPhoto) throws(JournalError) -> Data { try real.photo(photo) }
+    public func bookPlan(_ range: BookRange, calendar: Calendar) throws(JournalError) -> BookPlan {
+        if take(&readFailures) { throw error }
+        return try real.bookPlan(range, calendar: calendar)
+    }
     public func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data? { try real.thumbnail(of: photo) }
     public func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError) { try real.keepThumbnail(bytes, of: photo) }
 

@@ -10,7 +10,7 @@ final class BookContent: BookSource {
     static let batch = 100
 
     let plan: BookPlan
-    private let store: JournalStore
+    private let store: any JournalStoring
     private let rangeWords: String
     private let calendar: Foundation.Calendar
     private let tagNames: [Int64: String]
@@ -19,10 +19,11 @@ final class BookContent: BookSource {
     /// Entries that could not be read as entries (left out of the book).
     private(set) var unreadable = 0
 
-    init(store: JournalStore, range: BookRange, calendar: Foundation.Calendar = .current) throws(JournalError) {
+    /// `plan` is what `bookPlan(range)` read; tags and measures are read here, once.
+    init(store: any JournalStoring, plan: BookPlan, range: BookRange, calendar: Foundation.Calendar = .current) throws(JournalError) {
         self.store = store
         self.calendar = calendar
-        plan = try store.bookPlan(range, calendar: calendar)
+        self.plan = plan
         rangeWords = range.words(calendar: calendar)
         tagNames = Dictionary(uniqueKeysWithValues: try store.tags(counted: false).map { ($0.id, $0.name) })
         measures = try store.measures()

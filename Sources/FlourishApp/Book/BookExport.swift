@@ -26,7 +26,7 @@ public enum BookExport {
                                 progress: (Int) -> Bool = { _ in true }) -> Result<Written, Failure> {
         let content: BookContent
         do {
-            content = try BookContent(store: store, range: range)
+            content = try BookContent(store: store, plan: try store.bookPlan(range, calendar: .current), range: range)
         } catch {
             return .failure(Failure(message: error.errorDescription ?? tr("The journal could not be read.")))
         }

@@ -38,6 +38,13 @@ extension JournalController {
         if !isListed { searchWhenListed = true }
     }
 
+    /// The search bar's words and filters, when they ask for anything: what "Print…" offers as
+    /// "the entries the search shows".
+    var searchInEffect: JournalQuery? {
+        let query = search.query
+        return query.isEmpty ? nil : query
+    }
+
     /// Asks for the bar's query now; the whole journal again when it asks for nothing.
     func runSearch() {
         let query = search.query

@@ -34,6 +34,8 @@ final class MainWindow {
     /// The Export and Import windows, once opened.
     private(set) var exportWindow: ExportWindow?
     private(set) var importer: ImportWindow?
+    /// Print… or Export as PDF…, made anew each time (the search it offers may have changed).
+    private(set) var bookWindow: BookWindow?
     /// Sync, when the window has the journal's store (the app always does).
     let sync: SyncController?
     private(set) var syncWindow: SyncWindow?
@@ -54,6 +56,8 @@ final class MainWindow {
     let mainMenu = MenuButton(iconName: "open-menu-symbolic", accessibleName: tr("Main Menu"), items: [
         (tr("_Tags"), "win.show-tags"),
         (tr("_Export…"), "win.export"),
+        (tr("Export as _PDF…"), "win.export-pdf"),
+        (tr("_Print…"), "win.print"),
         (tr("_Import…"), "win.import"),
         (tr("Import a _Folder of Notes…"), "win.import-folder"),
     ] + (RedNotebookData.hasJournal ? [(tr("Import from _RedNotebook"), "win.import-rednotebook")] : []) + [
@@ -66,6 +70,8 @@ final class MainWindow {
     /// Gives freed memory back once the window is quiet; made as the window is presented.
     private var memoryTidy: MemoryTidy?
     private let application: Application
+    /// The journal's file, to tell whether it is locked.
+    private let journalPath: String
 
     enum Page: String {
         case newEntry = "new-entry"
@@ -92,6 +98,7 @@ final class MainWindow {
         self.reminders = reminders
         self.model = model
         self.application = application
+        self.journalPath = journalPath
         let window = Window(application: application)
         self.window = window
         window.title = "Flourish"
@@ -186,6 +193,8 @@ final class MainWindow {
             editor.fields.templateMenu.onEdit = { [unowned self] in showTemplates() }
         }
         window.addAction("export") { [unowned self] in showExport() }
+        window.addAction("export-pdf") { [unowned self] in showBook(.pdf) }
+        window.addAction("print") { [unowned self] in showBook(.print) }
         window.addAction("import") { [unowned self] in chooseImport() }
         window.addAction("import-folder") { [unowned self] in importWindow().chooseFolder(from: window) }
         // Offered when this computer keeps a RedNotebook journal: its preview at once.
@@ -211,6 +220,7 @@ final class MainWindow {
         application.setAccelerators(["<Control>e"], for: "win.edit-entry")
         application.setAccelerators(["<Control>f"], for: "win.find")
         application.setAccelerators(["<Control>comma"], for: "win.preferences")
+        application.setAccelerators(["<Control>p"], for: "win.print")
         window.onCloseRequest { [unowned self] in keepOpenForUnsavedEntry() }
         journal.onHealthChecked = { [unowned self] in
             Trace.once("journal checked")
@@ -309,7 +319,7 @@ final class MainWindow {
         // Windows over these windows go first: GTK otherwise unhooks them from a parent already gone.
         preferencesWindow?.letGoOfLockWindow()
         for window in [measuresWindow?.window, templatesWindow?.window, tagsWindow?.window, exportWindow?.window, importer?.window, syncWindow?.window,
-                       preferencesWindow?.window, recoveryKeyWindow?.window] {
+                       bookWindow?.window, preferencesWindow?.window, recoveryKeyWindow?.window] {
             window?.destroy()
         }
         measuresWindow = nil
@@ -317,6 +327,7 @@ final class MainWindow {
         tagsWindow = nil
         exportWindow = nil
         importer = nil
+        bookWindow = nil
         syncWindow = nil
         preferencesWindow = nil
         recoveryKeyWindow = nil
@@ -350,6 +361,16 @@ final class MainWindow {
         let tags = tagsWindow ?? TagsWindow(application: application, parent: window, model: model)
         tagsWindow = tags
         tags.present()
+    }
+
+    /// Print… (Ctrl+P) or Export as PDF… (main menu): which entries, then GTK's print dialog or
+    /// a file chooser.
+    func showBook(_ purpose: BookWindow.Purpose) {
+        bookWindow?.window.destroy()
+        let book = BookWindow(purpose, application: application, parent: window, model: model, alerts: alerts,
+                              searchQuery: journal.searchInEffect, locked: JournalLock.isLocked(journalPath))
+        bookWindow = book
+        book.present()
     }
 
     /// The Export window (main menu): made the first time, shown again after.

@@ -99,6 +99,8 @@ public protocol JournalStoring: Sendable {
     func addPhoto(_ bytes: Data, fileName: String, thumbnail: Data?) throws(JournalError) -> EntryPhoto
     /// A photo's original bytes, exactly as added.
     func photo(_ photo: EntryPhoto) throws(JournalError) -> Data
+    /// The entries a printed book of `range` holds, oldest first; see `JournalStore.bookPlan`.
+    func bookPlan(_ range: BookRange, calendar: Calendar) throws(JournalError) -> BookPlan
     /// A photo's kept thumbnail; nil until one is made.
     func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data?
     func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError)

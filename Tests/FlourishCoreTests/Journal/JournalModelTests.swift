@@ -65,6 +65,7 @@ final class CountingStore: JournalStoring, @unchecked Sendable {
         try real.addPhoto(bytes, fileName: fileName, thumbnail: thumbnail)
     }
     func photo(_ photo: EntryPhoto) throws(JournalError) -> Data { try real.photo(photo) }
+    func bookPlan(_ range: BookRange, calendar: Calendar) throws(JournalError) -> BookPlan { try real.bookPlan(range, calendar: calendar) }
     func thumbnail(of photo: EntryPhoto) throws(JournalError) -> Data? { try real.thumbnail(of: photo) }
     func keepThumbnail(_ bytes: Data, of photo: EntryPhoto) throws(JournalError) { try real.keepThumbnail(bytes, of: photo) }
     func createTag(named name: String) throws(JournalError) -> Tag { try real.createTag(named: name) }

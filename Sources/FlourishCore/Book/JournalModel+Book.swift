@@ -1,0 +1,17 @@
+import Foundation
+
+/// A printed book of the journal: its plan is read in the background; its pages read entries
+/// as a printer draws them, which GTK does on the main thread, a page at a time.
+extension JournalModel {
+    public func bookPlan(_ range: BookRange, calendar: Calendar = .current,
+                         completion: @escaping @MainActor (Result<BookPlan, JournalError>) -> Void) {
+        let store = self.store
+        work.async {
+            let result = Result { () throws(JournalError) in try store.bookPlan(range, calendar: calendar) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
+
+    /// The store, for the pages of a book as they are drawn (see `bookPlan`).
+    public var pageReader: any JournalStoring { store }
+}
