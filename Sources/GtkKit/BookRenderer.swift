@@ -204,11 +204,12 @@ struct Paragraph {
 
     let layout: OpaquePointer
     let lines: [Line]
+    /// From the left: the indent, for a left-to-right paragraph; none for a right-to-left one,
+    /// whose narrower layout then ends the indent short of the right margin (its start side).
     let indent: Double
 
     init(_ text: BookText, width: Double, pango: OpaquePointer, alignment: PangoAlignment = PANGO_ALIGN_LEFT) {
         layout = pango_layout_new(pango)
-        indent = text.indent
         let font = pango_font_description_new()
         pango_font_description_set_family(font, text.family.rawValue)
         pango_font_description_set_size(font, Int32(text.size * Double(PANGO_SCALE)))
@@ -234,6 +235,10 @@ struct Paragraph {
         } while pango_layout_iter_next_line(iterator) != 0
         pango_layout_iter_free(iterator)
         self.lines = lines
+        let rightToLeft = pango_layout_get_line_readonly(layout, 0).map {
+            pango_layout_line_get_resolved_direction($0) == PANGO_DIRECTION_RTL
+        } ?? false
+        indent = rightToLeft ? 0 : text.indent
     }
 
     func release() { g_object_unref(UnsafeMutableRawPointer(layout)) }

@@ -2587,6 +2587,8 @@ def journal_is_printed_and_kept_as_a_pdf():
     app.wait("the export's message", "label", f"The PDF is at {year_pdf}.", timeout=30)
     check("Export as PDF… says where the PDF is", True)
     check("the PDF holds the year's entries and no other", "Snow walk" in text(year_pdf) and "Kite day" not in text(year_pdf))
+    check("it was written beside its name and renamed, readable by its owner only",
+          os.stat(year_pdf).st_mode & 0o777 == 0o600 and not [name for name in os.listdir(folder) if name.endswith(".part")])
     press(app.dialog_button(f"The PDF is at {year_pdf}.", "OK"))
     wait_for("the message to go", lambda: app.find("label", f"The PDF is at {year_pdf}.") is None)
     give_keyboard_to("Flourish")

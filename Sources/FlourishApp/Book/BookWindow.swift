@@ -153,9 +153,30 @@ final class BookWindow {
                 goButton.isSensitive = true
                 return
             }
+            // Written beside its name and renamed once whole, readable by its owner only, as every
+            // export is: a failed PDF never replaces a file that was there.
+            let file: AtomicFile
+            do throws(ExportFailure) {
+                file = try AtomicFile(path: path)
+            } catch {
+                return say(error.message)
+            }
             let operation = BookPrint(source: content, title: content.title)
             printing = operation
-            operation.export(to: path, over: window) { [weak self] outcome in self?.finished(outcome, path: path) }
+            operation.export(to: file.partial, over: window) { [weak self] outcome in
+                if outcome == .printed {
+                    do throws(ExportFailure) {
+                        try file.commit()
+                    } catch {
+                        file.abandon()
+                        self?.finished(.failed(error.message))
+                        return
+                    }
+                } else {
+                    file.abandon()
+                }
+                self?.finished(outcome, path: path)
+            }
         }
     }
 

@@ -3,14 +3,16 @@ import Foundation
 /// A file written beside its final name and renamed into place only when whole, readable by its
 /// owner only: a failed or cancelled export never leaves half a file, nor touches a file that
 /// was there before it.
-final class AtomicFile {
-    let path: String
-    private let partial: String
+public final class AtomicFile {
+    public let path: String
+    /// Where the file is written until it is whole: a hidden name beside it. Another writer
+    /// (GTK's print to a PDF) may write here; `commit` then names it.
+    public let partial: String
     private let handle: FileHandle
     private var closed = false
     private var named = false
 
-    init(path: String) throws(ExportFailure) {
+    public init(path: String) throws(ExportFailure) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         partial = (folder.isEmpty ? "." : folder) + "/." + (path as NSString).lastPathComponent + ".\(UUID().uuidString.prefix(8)).part"
@@ -40,7 +42,7 @@ final class AtomicFile {
     }
 
     /// Gives the finished file its name.
-    func commit() throws(ExportFailure) {
+    public func commit() throws(ExportFailure) {
         try finishWriting()
         guard !named else { return }
         guard rename(partial, path) == 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
@@ -48,7 +50,7 @@ final class AtomicFile {
     }
 
     /// Throws the partial file away (a failure, a cancel); a file already named stays.
-    func abandon() {
+    public func abandon() {
         if !closed {
             closed = true
             try? handle.close()
