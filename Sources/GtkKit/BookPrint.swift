@@ -72,6 +72,10 @@ public final class BookPrint {
         guard let completion else { return }
         self.completion = nil
         completion(outcome)
+        // GTK may keep the operation a while (an async print's last steps): nothing of it calls
+        // back into this object once it is released.
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(operation), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
         g_object_unref(UnsafeMutableRawPointer(operation))
         retained?.release()
         retained = nil

@@ -1751,6 +1751,7 @@ def locked_journal_opens_on_its_unlock_page():
     keyboard_in(app, "Print Journal", "radio button")
     check("its Print window says first that a PDF or paper is not locked", app.find(
         "label", "This journal is locked, but a PDF is not: anyone who has the file can read every entry in it.") is not None)
+    screenshot("print-window-locked.png")
     keys("Escape")
     wait_for("the Print window to close", lambda: app.find("radio button", "The whole journal") is None)
     give_keyboard_to("Flourish")
