@@ -64,7 +64,7 @@ long_body = "\n\n".join([
 entries = [
     ("2023-11-05T17:30:00Z", "Harbour lights", long_body, 0, ["walks", "sea"], {"Sleep": 7.5}, None,
      {"latitude": 54.18, "longitude": 7.88, "accuracy": 50}),
-    ("2024-01-10T08:00:00Z", "Quiet morning", "Tea, and nothing else to say.", None, [], {}, None, None),
+    ("2024-01-10T08:00:00Z", "Quiet morning", "Tea\u0007, and nothing else to say.", None, [], {}, None, None),
     ("2024-01-15T19:00:00Z", "Letters in Hebrew", "שלום עולם, מה שלומך היום?\n\nمرحبا بالعالم", 3, [], {}, None, None),
     ("2024-02-29T12:00:00Z", "Turned photo", "The camera was held sideways.", 2, [], {}, "rotated.jpg", None),
     ("2024-03-01T12:00:00Z", "Big picture", "Twenty-four megapixels of a field.", 4, [], {}, "big.jpg", None),
@@ -109,6 +109,7 @@ check("the Markdown is set, not printed as marks (bullets, ticked boxes, no ** o
       and "**" not in text and "# The harbour" not in text and "The harbour" in text)
 check("a link keeps its address on paper", "the tide tables (https://example.org/tides)" in text)
 check("the long body is there whole (its last paragraph)", "Paragraph 12:" in text)
+check("a control character an import brought loses nothing around it", "Tea, and nothing else to say." in text)
 check("right-to-left text is kept", ("שלום" in text or "םולש" in text) and ("مرحبا" in text or "ابحرم" in text))
 check("emoji are kept", "😀" in text and "☀" in text)
 check("tags, measures and the place are printed", "Tags: sea, walks" in text and "Sleep: 7.5 hours" in text and "54.18° N" in text)

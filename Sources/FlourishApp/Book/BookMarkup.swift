@@ -80,12 +80,17 @@ enum BookMarkup {
         }.joined()
     }
 
-    /// Text made safe for Pango markup.
+    /// Text made safe for Pango markup. Control characters other than line breaks and tabs
+    /// (an import can bring them) are left out: GMarkup refuses them, and Pango would then set
+    /// nothing of the paragraph.
     static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {
             switch character {
+            case "\n", "\t": result.unicodeScalars.append(character)
+            case _ where character.value < 0x20 || character.value == 0x7F || character.value == 0xFFFE || character.value == 0xFFFF:
+                continue
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
