@@ -126,6 +126,17 @@ third = [line.strip() for line in tool("pdftotext", "-enc", "UTF-8", "-f", "3", 
 check(f"pages are numbered ({pages} pages; page 3 ends with {third[-1:]})", pages >= 4 and third[-1] == "3")
 size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", tool("pdfinfo", book))
 check(f"the paper is the locale's: A4 ({size.groups()})", abs(float(size.group(1)) - 595.28) < 1 and abs(float(size.group(2)) - 841.89) < 1)
+# In the United States the locale's paper is Letter: en_US compiled here (Debian's locales package
+# has its source), so the test needs no locale set up on the machine.
+locales = os.path.join(root, "locales")
+os.makedirs(locales)
+made = subprocess.run(["localedef", "-i", "en_US", "-f", "UTF-8", os.path.join(locales, "en_US.UTF-8")], capture_output=True, text=True)
+check(f"en_US is made from its source ({made.stderr.strip()[:200]})", os.path.isdir(os.path.join(locales, "en_US.UTF-8")))
+letter = os.path.join(root, "letter.pdf")
+done = subprocess.run([flourish, "--database", journal, "--export", "pdf", letter], capture_output=True, text=True, timeout=300,
+                      env=dict(environment, LOCPATH=locales, LC_PAPER="en_US.UTF-8"))
+size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", tool("pdfinfo", letter))
+check(f"and Letter where the locale says so ({size.groups()})", done.returncode == 0 and size.groups() == ("612", "792"))
 
 # The photos: one image each, upright, at no more than 300 dpi of their printed size.
 images = [line.split() for line in tool("pdfimages", "-list", book).splitlines()[2:] if line.strip()]
