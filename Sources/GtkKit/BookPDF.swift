@@ -2,8 +2,8 @@ import CGtk
 import Foundation
 
 /// A book written as a PDF file with cairo's PDF surface, a page at a time (nothing needs a
-/// display): for `flourish --export pdf`. The file is written beside its name and renamed into
-/// place once whole, readable by its owner only; a failed or cancelled export leaves nothing.
+/// display): for `flourish --export pdf`. It writes where it is told; the caller writes to a
+/// partial name and renames it once whole (the app's AtomicFile), as every export does.
 public enum BookPDF {
     public struct Written: Equatable, Sendable {
         public let pages: Int
@@ -23,18 +23,12 @@ public enum BookPDF {
         return (gtk_paper_size_get_width(paper, GTK_UNIT_POINTS), gtk_paper_size_get_height(paper, GTK_UNIT_POINTS))
     }
 
-    /// Writes `source` to `path` on paper of `size` (points). `progress` hears each page done,
-    /// and returns false to cancel.
+    /// Writes `source` to `path` on paper of `size` (points), replacing what is there (keeping
+    /// its permissions). `progress` hears each page done, and returns false to cancel.
     public static func write(_ source: BookSource, to path: String, size: (width: Double, height: Double), title: String,
                              progress: (Int) -> Bool = { _ in true }) throws(Failure) -> Written {
-        let partial = path + ".part"
-        unlink(partial)
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
-        close(descriptor)
-        guard let surface = cairo_pdf_surface_create(partial, size.width, size.height),
+        guard let surface = cairo_pdf_surface_create(path, size.width, size.height),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            unlink(partial)
             throw Failure(reason: "cairo could not start the PDF")
         }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
@@ -58,19 +52,8 @@ public enum BookPDF {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         cairo_surface_destroy(surface)
-        guard !cancelled else {
-            unlink(partial)
-            throw Failure(reason: nil)
-        }
-        guard status == CAIRO_STATUS_SUCCESS else {
-            unlink(partial)
-            throw Failure(reason: String(cString: cairo_status_to_string(status)))
-        }
-        guard rename(partial, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial)
-            throw Failure(reason: reason)
-        }
+        guard !cancelled else { throw Failure(reason: nil) }
+        guard status == CAIRO_STATUS_SUCCESS else { throw Failure(reason: String(cString: cairo_status_to_string(status))) }
         return Written(pages: pages, unreadablePhotos: renderer.unreadablePhotos)
     }
 

@@ -101,16 +101,10 @@ struct BookPhotoDrawing {
         cairo_set_line_width(cairo, 0.75)
         cairo_rectangle(cairo, x, y, width, height)
         cairo_stroke(cairo)
-        let text = BookText(markup: Self.escaped(name), family: .sans, size: 9, color: BookColor(red: 0.4, green: 0.4, blue: 0.4))
+        let text = BookText(markup: BookText.escaped(name), family: .sans, size: 9, color: BookColor(red: 0.4, green: 0.4, blue: 0.4))
         let paragraph = Paragraph(text, width: width - 16, pango: pango)
         defer { paragraph.release() }
         paragraph.draw(lines: 0..<min(2, paragraph.lines.count), at: x + 8, y + 8, color: text.color, bar: nil, cairo: cairo)
-    }
-
-    static func escaped(_ text: String) -> String {
-        let escaped = g_markup_escape_text(text, -1)!
-        defer { g_free(escaped) }
-        return String(cString: escaped)
     }
 
     /// The pixels as a cairo image (premultiplied ARGB, as cairo keeps it).

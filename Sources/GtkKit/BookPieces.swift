@@ -46,6 +46,18 @@ public struct BookText {
     /// The PDF outline's bookmark that points here (the page where its first line is set).
     public var bookmark: BookBookmark?
 
+    /// `text` made safe for markup (Label.escaped), without the control characters other than
+    /// line breaks and tabs that an import can bring: GMarkup refuses them, and Pango would then
+    /// set nothing of the paragraph.
+    public static func escaped(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where scalar == "\n" || scalar == "\t" ||
+            !(scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF) {
+            kept.append(scalar)
+        }
+        return Label.escaped(String(kept))
+    }
+
     public init(markup: String, family: Family = .serif, size: Double = 11, bold: Bool = false,
                 color: BookColor = BookColor(red: 0.2, green: 0.18, blue: 0.16), indent: Double = 0, spaceAfter: Double = 6,
                 keepWithNext: Double = 0, bar: BookColor? = nil, bookmark: BookBookmark? = nil) {

@@ -20,7 +20,6 @@ public final class BookPrint {
     /// Where each page laid out so far starts.
     private var starts: [BookRenderer.Cursor] = [BookRenderer.Cursor()]
     private var next: BookRenderer.Cursor? = BookRenderer.Cursor()
-    private var drawnPages = 0
     private var completion: ((Outcome) -> Void)?
     private var retained: Unmanaged<BookPrint>?
 
@@ -88,7 +87,6 @@ public final class BookPrint {
                                 pageHeight: gtk_print_context_get_height(context))
         starts = [BookRenderer.Cursor()]
         next = BookRenderer.Cursor()
-        drawnPages = 0
     }
 
     /// Lays out one more page; true once the last is laid out.
@@ -105,7 +103,6 @@ public final class BookPrint {
     private func drawPage(_ context: OpaquePointer, _ number: Int) {
         guard let renderer, number < starts.count, let cairo = gtk_print_context_get_cairo_context(context) else { return }
         _ = renderer.page(from: starts[number], number: number + 1, on: cairo, drawing: true)
-        drawnPages += 1
         // Printed to a PDF (Print to File, or an export): its outline, before cairo ends the file.
         if number == starts.count - 1 { BookPDF.addOutline(renderer.bookmarks, to: cairo_get_target(cairo)) }
     }

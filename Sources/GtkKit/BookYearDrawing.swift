@@ -21,7 +21,7 @@ enum BookYearDrawing {
         for (month, days) in year.days.enumerated() {
             let rowY = gridTop + Double(month) * size
             if month < year.monthNames.count {
-                let label = BookText(markup: BookPhotoDrawing.escaped(year.monthNames[month]), family: .sans, size: 5,
+                let label = BookText(markup: BookText.escaped(year.monthNames[month]), family: .sans, size: 5,
                                      color: BookColor(red: 0.45, green: 0.45, blue: 0.45))
                 let paragraph = Paragraph(label, width: labelWidth - 2, pango: pango)
                 paragraph.draw(lines: 0..<min(1, paragraph.lines.count), at: x, rowY, color: label.color, bar: nil, cairo: cairo)

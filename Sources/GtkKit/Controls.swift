@@ -29,8 +29,8 @@ public final class Label: Widget {
         set { gtk_label_set_markup(opaque, newValue) }
     }
 
-    /// The text escaped for markup: "&", "<", ">", quotes.
-    public static func escaped(_ text: String) -> String {
+    /// The text escaped for markup: "&", "<", ">", quotes. On any thread.
+    nonisolated public static func escaped(_ text: String) -> String {
         guard let escaped = g_markup_escape_text(text, -1) else { return "" }
         defer { g_free(escaped) }
         return String(cString: escaped)

@@ -18,7 +18,7 @@ func runPDFExport(_ store: JournalStore, to path: String, from: Insights.Day?, t
         FileHandle.standardError.write(Data("flourish: \(BookExport.plainWarning)\n".utf8))
     }
     let range: BookRange = from == nil && last == nil ? .whole : .days(from: from, to: last)
-    switch MainActor.assumeIsolated({ BookExport.writePDF(store, range: range, to: path) }) {
+    switch BookExport.writePDF(store, range: range, to: path) {
     case .success(let written):
         print(String(format: tr("Exported %@ entries to %@ (%@ pages)."), "\(written.entries)", path, "\(written.pages)"))
         if written.unreadable > 0 { print(String(format: tr("%@ entries could not be read and were left out."), "\(written.unreadable)")) }

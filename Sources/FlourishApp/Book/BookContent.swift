@@ -13,8 +13,12 @@ final class BookContent: BookSource {
     private let store: any JournalStoring
     private let rangeWords: String
     private let calendar: Foundation.Calendar
-    private let tagNames: [Int64: String]
+    /// Every tag, in the store's order (by name): an entry's are these that it carries.
+    private let tags: [Tag]
     private let measures: [Measure]
+    /// Made once for the book, not once an entry: a DateFormatter costs more to make than to use.
+    private let monthFormat: DateFormatter
+    private let dateFormat: DateFormatter
     private var window: (start: Int, entries: [Int64: Entry])?
     /// Entries that could not be read as entries (left out of the book).
     private(set) var unreadable = 0
@@ -25,8 +29,10 @@ final class BookContent: BookSource {
         self.calendar = calendar
         self.plan = plan
         rangeWords = range.words(calendar: calendar)
-        tagNames = Dictionary(uniqueKeysWithValues: try store.tags(counted: false).map { ($0.id, $0.name) })
+        tags = try store.tags(counted: false)
         measures = try store.measures()
+        monthFormat = Self.monthFormat(calendar)
+        dateFormat = Self.dateFormat(calendar)
     }
 
     var title: String { String(format: tr("Flourish journal: %@"), rangeWords) }
@@ -42,14 +48,13 @@ final class BookContent: BookSource {
     private func cover() -> [BookPiece] {
         var pieces: [BookPiece] = [
             .space(120),
-            .text(BookText(markup: BookMarkup.escaped(tr("Flourish journal")), family: .sans, size: 28, bold: true,
+            .text(BookText(markup: BookText.escaped(tr("Flourish journal")), family: .sans, size: 28, bold: true,
                            color: BookMarkup.seedColor, spaceAfter: 10)),
-            .text(BookText(markup: BookMarkup.escaped(rangeWords), family: .sans, size: 16, color: BookMarkup.bodyColor, spaceAfter: 4)),
-            .text(BookText(markup: BookMarkup.escaped(EntryCount.words(plan.ids.count)), family: .sans, size: 12,
+            .text(BookText(markup: BookText.escaped(rangeWords), family: .sans, size: 16, color: BookMarkup.bodyColor, spaceAfter: 4)),
+            .text(BookText(markup: BookText.escaped(EntryCount.words(plan.ids.count)), family: .sans, size: 12,
                            color: BookMarkup.quoteColor, spaceAfter: 36)),
         ]
-        let symbols = DateFormatter().shortStandaloneMonthSymbols ?? []
-        let months = symbols.count == 12 ? symbols : (1...12).map(String.init)
+        let months = YearPixels.monthNames
         let years = plan.years.map { year in
             BookYear(year: year, days: (1...12).map { month in
                 (1...Insights.Day.length(ofMonth: month, in: year)).map { day in
@@ -92,23 +97,23 @@ final class BookContent: BookSource {
                                          spaceAfter: 12, keepWithNext: 120, bookmark: BookBookmark(title: "\(day.year)", level: 0))))
         }
         if previous.map({ ($0.year, $0.month) != (day.year, day.month) }) ?? true {
-            let month = Self.monthTitle(day, calendar: calendar)
+            let month = monthTitle(day)
             if previous?.year == day.year { pieces.append(.space(14)) }
-            pieces.append(.text(BookText(markup: BookMarkup.escaped(month), family: .sans, size: 17, bold: true,
+            pieces.append(.text(BookText(markup: BookText.escaped(month), family: .sans, size: 17, bold: true,
                                          color: BookMarkup.seedColor, spaceAfter: 10, keepWithNext: 100,
                                          bookmark: BookBookmark(title: month, level: 1))))
         }
         guard let entry = entry(index) else { return pieces }
-        let moodWords = entry.mood.map { "  ·  <span foreground='\($0.hex)' weight='bold'>\(BookMarkup.escaped($0.title))</span>" } ?? ""
-        let when = BookMarkup.escaped(Self.dateLine(entry.createdAt, calendar: calendar))
+        let moodWords = entry.mood.map { "  ·  <span foreground='\($0.hex)' weight='bold'>\(BookText.escaped($0.title))</span>" } ?? ""
+        let when = BookText.escaped(dateFormat.string(from: entry.createdAt))
         let title = entry.title.isEmpty ? "" : "\n<span font_family='Serif' size='\(15 * 1024)' weight='bold' foreground='#aa9783'>"
-            + BookMarkup.escaped(entry.title) + "</span>"
+            + BookText.escaped(entry.title) + "</span>"
         pieces.append(.text(BookText(markup: when + moodWords + title, family: .sans, size: 9, color: BookMarkup.quoteColor,
                                      spaceAfter: 8, keepWithNext: 40, bar: entry.mood.map { Self.color($0.color) })))
         pieces += BookMarkup.pieces(of: entry.body)
         let details = self.details(of: entry)
         if !details.isEmpty {
-            pieces.append(.text(BookText(markup: details.map(BookMarkup.escaped).joined(separator: "\n"), family: .sans, size: 8.5,
+            pieces.append(.text(BookText(markup: details.map(BookText.escaped).joined(separator: "\n"), family: .sans, size: 8.5,
                                          color: BookMarkup.quoteColor, spaceAfter: 6)))
         }
         for photo in entry.photos {
@@ -122,7 +127,7 @@ final class BookContent: BookSource {
     /// Its tags, its measures' values and its place, a line each.
     private func details(of entry: Entry) -> [String] {
         var lines: [String] = []
-        let tags = entry.tagIDs.compactMap { tagNames[$0] }.sorted { $0.lowercased() < $1.lowercased() }
+        let tags = entry.tagIDs.isEmpty ? [] : self.tags.filter { entry.tagIDs.contains($0.id) }.map(\.name)
         if !tags.isEmpty { lines.append(String(format: tr("Tags: %@"), tags.joined(separator: ", "))) }
         let values = measures.compactMap { measure in entry.measures[measure.id].map { "\(measure.name): \(measure.spoken($0))" } }
         if !values.isEmpty { lines.append(values.joined(separator: " · ")) }
@@ -130,20 +135,26 @@ final class BookContent: BookSource {
         return lines
     }
 
-    static func monthTitle(_ day: Insights.Day, calendar: Foundation.Calendar) -> String {
+    private func monthTitle(_ day: Insights.Day) -> String {
+        day.start(in: calendar).map { monthFormat.string(from: $0) } ?? "\(day.year)-\(day.month)"
+    }
+
+    /// "March 2024", in the book's calendar and time zone.
+    private static func monthFormat(_ calendar: Foundation.Calendar) -> DateFormatter {
         let format = DateFormatter()
         format.calendar = calendar
         format.timeZone = calendar.timeZone
         format.setLocalizedDateFormatFromTemplate("MMMMy")
-        return day.start(in: calendar).map { format.string(from: $0) } ?? "\(day.year)-\(day.month)"
+        return format
     }
 
-    static func dateLine(_ date: Date, calendar: Foundation.Calendar) -> String {
+    /// "Saturday, 2 March 2024 at 09:30".
+    private static func dateFormat(_ calendar: Foundation.Calendar) -> DateFormatter {
         let format = DateFormatter()
         format.calendar = calendar
         format.timeZone = calendar.timeZone
         format.dateStyle = .full
         format.timeStyle = .short
-        return format.string(from: date)
+        return format
     }
 }

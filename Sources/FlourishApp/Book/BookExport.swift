@@ -20,8 +20,8 @@ public enum BookExport {
         public let message: String
     }
 
-    /// Writes the entries `range` holds to `path` as a PDF, on the paper of the locale.
-    @MainActor
+    /// Writes the entries `range` holds to `path` as a PDF, on the paper of the locale: beside
+    /// its name, readable by its owner only, and renamed into place once whole.
     public static func writePDF(_ store: JournalStore, range: BookRange, to path: String,
                                 progress: (Int) -> Bool = { _ in true }) -> Result<Written, Failure> {
         let content: BookContent
@@ -30,13 +30,27 @@ public enum BookExport {
         } catch {
             return .failure(Failure(message: error.errorDescription ?? tr("The journal could not be read.")))
         }
-        do {
-            let written = try BookPDF.write(content, to: path, size: BookPDF.localePaper(), title: content.title, progress: progress)
-            return .success(Written(entries: content.plan.ids.count - content.unreadable, pages: written.pages,
-                                    unreadable: content.unreadable, unreadablePhotos: written.unreadablePhotos))
+        let file: AtomicFile
+        do throws(ExportFailure) {
+            file = try AtomicFile(path: path)
         } catch {
-            return .failure(Failure(message: error.reason.map { String(format: tr("%@ could not be written: %@."), path, $0) }
-                                    ?? tr("The export was cancelled.")))
+            return .failure(Failure(message: error.message))
         }
+        let written: BookPDF.Written
+        do throws(BookPDF.Failure) {
+            written = try BookPDF.write(content, to: file.partial, size: BookPDF.localePaper(), title: content.title, progress: progress)
+        } catch {
+            file.abandon()
+            return .failure(Failure(message: error.reason.map { ExportFailure.file(path: path, reason: $0).message }
+                                    ?? ExportFailure.cancelled.message))
+        }
+        do throws(ExportFailure) {
+            try file.commit()
+        } catch {
+            file.abandon()
+            return .failure(Failure(message: error.message))
+        }
+        return .success(Written(entries: content.plan.ids.count - content.unreadable, pages: written.pages,
+                                unreadable: content.unreadable, unreadablePhotos: written.unreadablePhotos))
     }
 }

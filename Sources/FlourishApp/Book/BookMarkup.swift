@@ -38,7 +38,7 @@ enum BookMarkup {
                 var inner = item.flatMap { texts(of: $0, indent: indent + 18, quoted: quoted) }
                 if inner.isEmpty { inner = [text("", extraIndent: 18)] }
                 // The mark goes before the item's first line, hanging in the indent.
-                inner[0].markup = escaped(mark) + " " + inner[0].markup
+                inner[0].markup = BookText.escaped(mark) + " " + inner[0].markup
                 inner[0].indent = indent + 4
                 for line in inner.indices { inner[line].spaceAfter = 3 }
                 result += inner
@@ -47,7 +47,7 @@ enum BookMarkup {
             return result
         case .code(let code):
             let trimmed = code.hasSuffix("\n") ? String(code.dropLast()) : code
-            return [text(escaped(trimmed), size: 9.5, family: .monospace, extraIndent: 8)]
+            return [text(BookText.escaped(trimmed), size: 9.5, family: .monospace, extraIndent: 8)]
         case .rule:
             return [text("⁂", family: .sans, extraIndent: 0)]
         }
@@ -56,15 +56,15 @@ enum BookMarkup {
     static func markup(_ inlines: [Markdown.Inline]) -> String {
         inlines.map { inline in
             switch inline {
-            case .text(let text): escaped(text)
+            case .text(let text): BookText.escaped(text)
             case .emphasis(let inner): "<i>\(markup(inner))</i>"
             case .strong(let inner): "<b>\(markup(inner))</b>"
             case .strikethrough(let inner): "<s>\(markup(inner))</s>"
-            case .code(let code): "<tt>\(escaped(code))</tt>"
+            case .code(let code): "<tt>\(BookText.escaped(code))</tt>"
             case let .link(url, inner):
                 // On paper a link is its words, and the address after them when it differs.
                 Markdown.plain(url) == plainText(inner) || url.isEmpty ? "<u>\(markup(inner))</u>"
-                    : "<u>\(markup(inner))</u> <small>(\(escaped(url)))</small>"
+                    : "<u>\(markup(inner))</u> <small>(\(BookText.escaped(url)))</small>"
             case .lineBreak: "\n"
             }
         }.joined()
@@ -78,27 +78,5 @@ enum BookMarkup {
             case .lineBreak: "\n"
             }
         }.joined()
-    }
-
-    /// Text made safe for Pango markup. Control characters other than line breaks and tabs
-    /// (an import can bring them) are left out: GMarkup refuses them, and Pango would then set
-    /// nothing of the paragraph.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "\n", "\t": result.unicodeScalars.append(character)
-            case _ where character.value < 0x20 || character.value == 0x7F || character.value == 0xFFFE || character.value == 0xFFFF:
-                continue
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "'": result += "&#39;"
-            case "\"": result += "&quot;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 }

@@ -29,7 +29,7 @@ final class YearPixels {
     /// Enter or a click on a day.
     var onDayActivated: (@MainActor (Insights.Day) -> Void)?
 
-    static let monthNames: [String] = {
+    nonisolated static let monthNames: [String] = {
         let symbols: [String] = DateFormatter().shortStandaloneMonthSymbols
         return symbols.count == 12 ? symbols : ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     }()

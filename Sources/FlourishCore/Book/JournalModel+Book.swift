@@ -5,11 +5,7 @@ import Foundation
 extension JournalModel {
     public func bookPlan(_ range: BookRange, calendar: Calendar = .current,
                          completion: @escaping @MainActor (Result<BookPlan, JournalError>) -> Void) {
-        let store = self.store
-        work.async {
-            let result = Result { () throws(JournalError) in try store.bookPlan(range, calendar: calendar) }
-            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
-        }
+        onQueue({ store throws(JournalError) in try store.bookPlan(range, calendar: calendar) }, completion: completion)
     }
 
     /// The store, for the pages of a book as they are drawn (see `bookPlan`).

@@ -51,9 +51,9 @@ extension JournalModel {
 
     /// Runs `work` on the model's queue; back on the main queue, reads the journal again when
     /// `changed` says its result changed the file, then calls `completion`.
-    private func onQueue<T: Sendable>(_ work: @escaping @Sendable (any JournalStoring) throws(JournalError) -> T,
-                                      changed: @escaping @MainActor (T) -> Bool = { _ in false },
-                                      completion: @escaping @MainActor (Result<T, JournalError>) -> Void) {
+    func onQueue<T: Sendable>(_ work: @escaping @Sendable (any JournalStoring) throws(JournalError) -> T,
+                              changed: @escaping @MainActor (T) -> Bool = { _ in false },
+                              completion: @escaping @MainActor (Result<T, JournalError>) -> Void) {
         let store = self.store
         self.work.async {
             let result = Result { () throws(JournalError) in try work(store) }

@@ -27,7 +27,7 @@ final class BookContentTests: XCTestCase {
         XCTAssertEqual(markups("[tides](https://example.org/t)"), ["<u>tides</u> <small>(https://example.org/t)</small>"])
         XCTAssertEqual(markups("> quiet"), ["<i>quiet</i>"])
         XCTAssertEqual(markups("```\na < b\n```"), ["a &lt; b"])
-        XCTAssertEqual(BookMarkup.escaped("bell\u{07} and form feed\u{0C}\ttab\nline"), "bell and form feed\ttab\nline",
+        XCTAssertEqual(BookText.escaped("bell\u{07} and form feed\u{0C}\ttab\nline"), "bell and form feed\ttab\nline",
                        "characters GMarkup refuses would lose the whole paragraph")
     }
 
