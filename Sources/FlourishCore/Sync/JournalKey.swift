@@ -157,7 +157,7 @@ private final class WipedBytes: @unchecked Sendable {
     }
 }
 
-/// libsodium's start-up and random source.
+/// libsodium's start-up, random source and hash.
 enum Sodium {
     /// sodium_init() once per process; it is safe to call again, but pointless.
     private static let initialized: Bool = sodium_init() >= 0
@@ -172,5 +172,15 @@ enum Sodium {
         var bytes = [UInt8](repeating: 0, count: count)
         randombytes_buf(&bytes, count)
         return bytes
+    }
+
+    /// BLAKE2b-256 of `data`, in hexadecimal: which bytes a file held, to know them again.
+    static func digest(_ data: Data) -> String {
+        ready()
+        var out = [UInt8](repeating: 0, count: 32)
+        data.withUnsafeBytes { raw in
+            _ = crypto_generichash(&out, out.count, raw.bindMemory(to: UInt8.self).baseAddress, UInt64(raw.count), nil, 0)
+        }
+        return out.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -70,6 +70,32 @@ extension JournalStore {
         }
     }
 
+    /// A file at the place under this machine's name that it did not write (`JournalSync.checkOwn`):
+    /// another computer writes as this machine, a twin (a disk cloned with its machine id, or
+    /// the file copied over this one in place, keeping its inode). This journal takes a new
+    /// machine id; the old one's files are then another machine's, read as any other.
+    func becomeNewMachine() throws(JournalError) -> SyncState? {
+        try writing { db in
+            guard try Self.syncState(db) != nil else { return nil }
+            try Self.becomeNewMachine(file: fileIdentity(), db)
+            return try Self.syncState(db)
+        }
+    }
+
+    /// Noted before a file of this machine's goes to the place, committed: its name and the
+    /// digest of its sealed bytes, so that a sync cut off before recording it knows the file as
+    /// its own afterwards, and any other file under its name as a twin's.
+    func recordWriting(name: String, digest: String) throws(JournalError) {
+        try writing { db in try Self.setState(["writing": "\(name) \(digest)"], db) }
+    }
+
+    /// Whether `name` holding bytes of `digest` is the file this machine last began to write.
+    func wasWriting(name: String, digest: String) throws(JournalError) -> Bool {
+        try reading { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'writing'") == "\(name) \(digest)"
+        }
+    }
+
     /// Empties every table of sync's but the earlier versions kept, which are the journal's.
     private static func forgetSync(_ db: Database) throws {
         for table in ["sync_state", "sync_change", "sync_tombstone", "sync_tag_gone", "sync_applied", "sync_revival", "sync_tag_made",
@@ -82,6 +108,7 @@ extension JournalStore {
         let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
         // A new machine has no snapshot of its own yet: its old id's are another machine's now.
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
+        try db.execute(sql: "DELETE FROM sync_state WHERE key = 'writing'")
         // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
         // deletion of a tag, an earlier version to send) stays queued.
         try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag', 'measure', 'template', 'word')")

@@ -16,10 +16,16 @@ extension JournalSync {
         }
     }
 
+    /// Returns the state to go on with: a new machine id's when another computer writes as
+    /// this one (see `checkOwn`).
     func receive(_ state: SyncState, files: [SyncFileName], into report: inout SyncReport,
-                 counter: inout Counter) throws(SyncError) {
+                 counter: inout Counter) throws(SyncError) -> SyncState {
         var applied = try worded { () throws(JournalError) in try store.appliedBatches() }
-        try checkOwn(state, files: files, applied: &applied, into: &report)
+        var state = state
+        if try checkOwn(state, files: files, applied: &applied, into: &report) == .twin {
+            state = try worded { () throws(JournalError) in try store.becomeNewMachine() } ?? state
+            applied = try worded { () throws(JournalError) in try store.appliedBatches() }
+        }
         var heard = Heard()
         let old = try worded { () throws(JournalError) in try store.oldMachines() }
         let others = try dropOldKeysFiles(files.filter { $0.machine != state.machine }, old: old)
@@ -64,6 +70,7 @@ extension JournalSync {
             }
         }
         try tellMissing(state, heard: heard, applied: applied, into: &report)
+        return state
     }
 
     /// Opens the waiting batches and applies every measure's definition and deletion they
@@ -107,32 +114,35 @@ extension JournalSync {
         return kept
     }
 
+    enum OwnFiles { case own, twin }
+
     /// Files under this machine's name that it did not record writing: opened with the key
-    /// first. One that opens was written by a sync of its own cut off before it could note it;
-    /// one that does not is someone else's, reported, and never counted or removed as its own.
+    /// first; one that does not open is someone else's, reported, and never counted or removed
+    /// as its own. One that opens is its own only when it is the very file a sync of its own
+    /// began to write and was cut off before noting (`recordWriting`, its sealed bytes' digest).
+    /// Any other was written by another computer as this machine: a twin (a disk cloned with
+    /// its machine id, or this journal file copied over in place with its inode, as a backup put
+    /// back with `cp` is). Then this journal must take a new machine id (`.twin`), and the old
+    /// one's files are read as another machine's: nothing either wrote is lost, and the two
+    /// never write one name again, whatever the place does with a name written twice.
     private func checkOwn(_ state: SyncState, files: [SyncFileName], applied: inout Set<String>,
-                          into report: inout SyncReport) throws(SyncError) {
+                          into report: inout SyncReport) throws(SyncError) -> OwnFiles {
         let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
         for file in files where file.machine == state.machine {
             do {
                 switch file.kind {
                 case .batch where !applied.contains(file.text):
-                    // Applied too: a backup put back in place of the journal file had not got it.
                     let batch = try open(file, as: SyncBatch.self)
+                    guard try isOwnCutOff(file) else { return .twin }
                     guard try fetchPhotos(batch.changes, into: &report) else { continue }
                     _ = try store.apply(batch, fileName: file.text)
                     try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
                     applied.insert(file.text)
                 case .snapshot where !read.contains(file.text):
-                    let snapshot = try open(file, as: SyncSnapshot.self)
-                    // Past what the journal knows it wrote: a backup put back in its place. What
-                    // it holds comes back, and the numbers go on after it.
-                    if file.number >= state.nextBatch {
-                        guard try fetchPhotos(snapshot.changes, into: &report) else { continue }
-                        _ = try store.apply(snapshot, fileName: file.text)
-                        try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
-                        applied.formUnion(snapshot.batches.map { SyncBatch.fileName(machine: $0.machine, number: $0.number) })
-                    }
+                    _ = try open(file, as: SyncSnapshot.self)
+                    // A snapshot's number is that of the last batch it holds, noted as written
+                    // before the snapshot is: past what the journal knows it wrote, not its own.
+                    if file.number >= state.nextBatch { return .twin }
                     try worded { () throws(JournalError) in try store.recordOwn(snapshot: file.number, name: file.text) }
                 default:
                     continue
@@ -143,6 +153,13 @@ extension JournalSync {
                 report.skipped.append(skipped)
             }
         }
+        return .own
+    }
+
+    /// Whether `file` holds the bytes this machine sealed for it as it last began to write.
+    private func isOwnCutOff(_ file: SyncFileName) throws(SyncError) -> Bool {
+        guard let data = try place.read(file.text) else { return false }
+        return try worded { () throws(JournalError) in try store.wasWriting(name: file.text, digest: Sodium.digest(data)) }
     }
 
     /// Whether this machine should start from the snapshots: it is many batches behind (it just

@@ -43,7 +43,9 @@ extension JournalSync {
             var batch = SyncBatch(machine: machine, number: number, changes: changes, previous: previous, seen: seen, computer: computer)
             extras.put(into: &batch)
             do {
-                try createOnce(name, contents: try sealed(batch, name: name), listed: listed)
+                let contents = try sealed(batch, name: name)
+                try worded { () throws(JournalError) in try store.recordWriting(name: name, digest: Sodium.digest(contents)) }
+                try createOnce(name, contents: contents, listed: listed)
                 return number
             } catch .fileExists {
                 // Taken by a file this machine did not record: someone else's, or one of its own

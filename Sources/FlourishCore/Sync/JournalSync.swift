@@ -209,7 +209,7 @@ public final class JournalSync: @unchecked Sendable {
     /// (files done, files in all) after each file read or written: the first sync of a big
     /// journal is many of them.
     public func sync(progress: @escaping (Int, Int) -> Void = { _, _ in }) throws(SyncError) -> SyncReport {
-        guard let state = try worded({ () throws(JournalError) in try store.syncStateForThisFile() }) else { throw .notSetUp }
+        guard var state = try worded({ () throws(JournalError) in try store.syncStateForThisFile() }) else { throw .notSetUp }
         // The journal moved to another key since this was opened (a shut-out cut off half-way):
         // nothing is written with this one.
         guard try worded({ () throws(JournalError) in try store.syncKeyID() }) == key.id else { throw .keyChanged }
@@ -221,8 +221,10 @@ public final class JournalSync: @unchecked Sendable {
         var photos = try listPhotos()
         // Before anything is compared or sent: entries here name their photos by the place's names.
         try namePhotos(sending: &photos, into: &report)
-        try receive(state, files: files, into: &report, counter: &counter)
-        try takeConflictCopies(names, into: &report)
+        state = try receive(state, files: files, into: &report, counter: &counter)
+        if try takeConflictCopies(names, own: state.machine, into: &report) == .twin {
+            state = try worded { () throws(JournalError) in try store.becomeNewMachine() } ?? state
+        }
         if !report.refused.isEmpty { try checkKeyUnchanged() }
         // The photos before the batches that name them.
         try uploadPhotos(&photos, into: &report)

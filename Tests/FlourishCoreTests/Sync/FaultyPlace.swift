@@ -1,9 +1,21 @@
 import FlourishCore
 import Foundation
 
+/// A folder place that misbehaves in one way: what it does not change, the folder does.
+protocol FolderPlaceWrapper: SyncPlace {
+    var real: FolderPlace { get }
+}
+
+extension FolderPlaceWrapper {
+    var displayName: String { real.displayName }
+    func prepare(create: Bool) throws(SyncError) { try real.prepare(create: create) }
+    func list(_ folder: String) throws(SyncError) -> [String] { try real.list(folder) }
+    func read(_ name: String) throws(SyncError) -> Data? { try real.read(name) }
+}
+
 /// A place that fails once it has written `failAfter` files: before the next file is written,
 /// or (with `afterWriting`) just after it, as a sync killed at either moment would.
-final class FaultyPlace: SyncPlace, @unchecked Sendable {
+final class FaultyPlace: FolderPlaceWrapper, @unchecked Sendable {
     let real: FolderPlace
     let failAfter: Int
     let afterWriting: Bool
@@ -15,10 +27,6 @@ final class FaultyPlace: SyncPlace, @unchecked Sendable {
         self.afterWriting = afterWriting
     }
 
-    var displayName: String { real.displayName }
-    func prepare(create: Bool) throws(SyncError) { try real.prepare(create: create) }
-    func list(_ folder: String) throws(SyncError) -> [String] { try real.list(folder) }
-    func read(_ name: String) throws(SyncError) -> Data? { try real.read(name) }
     /// Removing fails too, once the place has failed.
     func remove(_ name: String) throws(SyncError) {
         if written >= failAfter { throw .unreachable(place: displayName, reason: "cut off") }
@@ -35,5 +43,29 @@ final class FaultyPlace: SyncPlace, @unchecked Sendable {
         try real.create(name, contents: contents)
         written += 1
         if written == failAfter && afterWriting { throw .unreachable(place: displayName, reason: "cut off") }
+    }
+}
+
+/// A server that ignores `If-None-Match: *` (nginx, rclone) as two machines start a journal at
+/// one empty place in the same moment: right after this machine's key file is written, the
+/// other's (`later`) lands over it.
+final class KeyFileOverwritten: FolderPlaceWrapper, @unchecked Sendable {
+    let real: FolderPlace
+    private var later: Data?
+
+    init(_ real: FolderPlace, later: Data) {
+        self.real = real
+        self.later = later
+    }
+
+    func remove(_ name: String) throws(SyncError) { try real.remove(name) }
+    func replace(_ name: String, contents: Data) throws(SyncError) { try real.replace(name, contents: contents) }
+
+    func create(_ name: String, contents: Data) throws(SyncError) {
+        try real.create(name, contents: contents)
+        if name == KeyFile.name, let later {
+            self.later = nil
+            try real.replace(name, contents: later)
+        }
     }
 }

@@ -70,6 +70,37 @@ final class SharedIdentityTests: XCTestCase {
         XCTAssertEqual(names.filter { SyncToolFiles.conflictOriginal(of: $0) != nil }, [], "no name was written twice")
     }
 
+    /// A virtual machine copied whole keeps the machine id of its computer and the file's device
+    /// and inode: nothing tells the copy from the journal until one reads a file under its name
+    /// that it did not write.
+    func testATwinWithTheVerySameIdentityIsToldByAFileUnderItsNameItDidNotWrite() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        try join(laptop, at: place)
+        _ = try laptop.save("Before the machine was copied", at: 1_000)
+        try laptop.syncNow()
+        let twin = try clone(laptop, as: "twin")
+        let shared = try XCTUnwrap(try laptop.store.syncState()).machine
+        XCTAssertEqual(try twin.store.syncState()?.machine, shared)
+        _ = try twin.save("Written on the copy", at: 2_000)
+        try twin.syncNow()
+        _ = try laptop.save("Written on the laptop", at: 2_000)
+        try laptop.syncNow()
+        let own = try XCTUnwrap(try laptop.store.syncState()).machine
+        XCTAssertNotEqual(own, shared, "a file under its name that it did not write: it takes a machine id of its own")
+        try twin.syncNow()
+        _ = try twin.save("Written on the copy again", at: 3_000)
+        try twin.syncNow()
+        try laptop.syncNow()
+        XCTAssertEqual(try laptop.store.syncState()?.machine, own, "one new id, kept")
+        try join(desktop, at: place)
+        try desktop.syncNow()
+        let all: Set = ["Before the machine was copied", "Written on the copy", "Written on the laptop", "Written on the copy again"]
+        XCTAssertEqual(try titles(desktop), all)
+        XCTAssertEqual(try titles(laptop), all)
+        try twin.syncNow()
+        XCTAssertEqual(try titles(twin), all)
+    }
+
     func testAJournalRecordedBeforeItsComputerWasKeepsItsMachineId() throws {
         let laptop = try machine("laptop")
         try join(laptop, at: place)
@@ -97,7 +128,12 @@ final class SharedIdentityTests: XCTestCase {
         try conflictCopyKeepsBoth(twinKeepsTheName: true)
     }
 
-    private func conflictCopyKeepsBoth(twinKeepsTheName: Bool) throws {
+    /// The tool carries the photo the twin sent beside its batch; the copy waits for nothing.
+    func testAConflictCopyBringsThePhotosItsEntriesName() throws {
+        try conflictCopyKeepsBoth(twinKeepsTheName: false, withPhoto: true)
+    }
+
+    private func conflictCopyKeepsBoth(twinKeepsTheName: Bool, withPhoto: Bool = false) throws {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         try join(laptop, at: place)
         try laptop.syncNow()
@@ -110,7 +146,14 @@ final class SharedIdentityTests: XCTestCase {
         try FileManager.default.copyItem(atPath: place.path, toPath: elsewhere.path)
         twin.sync = try JournalSync.open(twin.store, at: elsewhere, passphrase: passphrase)
         _ = try laptop.save("Written on the laptop", at: 2_000)
-        _ = try twin.save("Written on its twin", at: 2_000)
+        let picture = PhotoStoreTests.picture(41, size: 60_000)
+        if withPhoto {
+            let photo = try twin.store.addPhoto(picture, fileName: "IMG_0001.jpg")
+            let draft = try EntryDraft(title: "Written on its twin", mood: .reallyGood, photos: [photo]).validated().get()
+            _ = try twin.store.save(draft, createdAt: Date(timeIntervalSince1970: 2_000))
+        } else {
+            _ = try twin.save("Written on its twin", at: 2_000)
+        }
         try laptop.syncNow()
         try twin.syncNow()
         let machine = try XCTUnwrap(try laptop.store.syncState()).machine
@@ -123,6 +166,13 @@ final class SharedIdentityTests: XCTestCase {
         let (mine, theirs) = ((place.path as NSString).appendingPathComponent(name), (elsewhere.path as NSString).appendingPathComponent(name))
         let (kept, copied) = twinKeepsTheName ? (theirs, mine) : (mine, theirs)
         try FileManager.default.copyItem(atPath: copied, toPath: (place.path as NSString).appendingPathComponent(copy))
+        // The tool carries the twin's photos as it carries every file.
+        let photos = (elsewhere.path as NSString).appendingPathComponent("photos")
+        try FileManager.default.createDirectory(atPath: (place.path as NSString).appendingPathComponent("photos"), withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: photos)) ?? [] {
+            let to = (place.path as NSString).appendingPathComponent("photos/\(name)")
+            if !FileManager.default.fileExists(atPath: to) { try FileManager.default.copyItem(atPath: photos + "/" + name, toPath: to) }
+        }
         if twinKeepsTheName {
             try FileManager.default.removeItem(atPath: mine)
             try FileManager.default.copyItem(atPath: kept, toPath: mine)
@@ -130,9 +180,15 @@ final class SharedIdentityTests: XCTestCase {
         let report = try desktop.syncNow()
         XCTAssertEqual(report.refused, [])
         XCTAssertEqual(try titles(desktop), ["Written on the laptop", "Written on its twin"])
+        if withPhoto {
+            XCTAssertEqual(report.photosReceived, 1)
+            let entry = try XCTUnwrap(try desktop.store.entries(ids: try desktop.store.entryIDs()).first { $0.title == "Written on its twin" })
+            XCTAssertEqual(try entry.photos.map { try desktop.store.photo($0) }, [picture], "its photo came with it")
+        }
         XCTAssertEqual(try desktop.syncNow().received, 0, "the copy is applied once")
         try laptop.syncNow()
         XCTAssertEqual(try titles(laptop), ["Written on the laptop", "Written on its twin"])
+        XCTAssertNotEqual(try laptop.store.syncState()?.machine, machine, "a copy of its own file: a twin writes as it")
     }
 
     func testAConflictCopyThatDoesNotOpenIsNamed() throws {

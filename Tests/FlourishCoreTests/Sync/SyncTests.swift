@@ -57,6 +57,29 @@ final class SyncTests: XCTestCase {
         XCTAssertNotEqual(try laptop.store.syncState()?.machine, try desktop.store.syncState()?.machine)
     }
 
+    /// Two machines start a journal at one empty place at once, on a server that replaces a file
+    /// whatever `If-None-Match` says: the one whose key file is not there joins the other's.
+    func testTwoMachinesStartingAtOnceEndInOneJournalWhereTheServerReplacesFiles() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        _ = try laptop.save("Laptop's", at: 1_000)
+        _ = try desktop.save("Desktop's", at: 2_000)
+        // The desktop's key file, made at a place of its own, lands over the laptop's.
+        let elsewhere = FolderPlace(path: folder.file("Desktop's start"))
+        (desktop.sync, _) = try JournalSync.setUp(desktop.store, at: elsewhere, passphrase: passphrase, cost: .interactive)
+        let desktopsKeyFile = try XCTUnwrap(try elsewhere.read(KeyFile.name))
+        let racing = KeyFileOverwritten(place, later: desktopsKeyFile)
+        let (sync, setup) = try JournalSync.setUp(laptop.store, at: racing, passphrase: passphrase, cost: .interactive)
+        XCTAssertEqual(setup, .joined, "its key file was written over: it joins the one there")
+        laptop.sync = sync
+        XCTAssertEqual(try laptop.store.syncState()?.journal, try desktop.store.syncState()?.journal)
+        desktop.sync = try JournalSync.open(desktop.store, at: place, passphrase: passphrase)
+        XCTAssertEqual(try laptop.syncNow().refused, [])
+        XCTAssertEqual(try desktop.syncNow().refused, [])
+        try laptop.syncNow()
+        XCTAssertEqual(try laptop.contents(), try desktop.contents())
+        XCTAssertEqual(try laptop.contents().count, 2)
+    }
+
     func testThePlaceHoldsNothingOfTheJournalInTheClear() throws {
         let laptop = try machine("laptop")
         _ = try laptop.save("Secret title Zanzibar", "A body about Quetzalcoatl", .theBest, at: 1_000)
@@ -328,6 +351,7 @@ final class SyncTests: XCTestCase {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         for day in 0..<1_200 { _ = try laptop.save("Day \(day)", "Words of day \(day)", Mood(rawValue: day % 6)!, at: Double(day) * 86_400) }
         try setUp(laptop, expecting: .started)
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
         // The place fails after some files: the sync stops half-way, as if killed or cut off.
         for failAfter in [1, 2] {
             let faulty = FaultyPlace(place, failAfter: failAfter, afterWriting: failAfter == 2)
@@ -335,6 +359,7 @@ final class SyncTests: XCTestCase {
             XCTAssertThrowsError(try sync.sync())
         }
         try laptop.syncNow()
+        XCTAssertEqual(try laptop.store.syncState()?.machine, machine, "the file it wrote unrecorded is known as its own")
         try setUp(desktop, expecting: .joined)
         XCTAssertEqual(try desktop.syncNow().received, 1_200)
         XCTAssertEqual(try desktop.contents(), try laptop.contents())
