@@ -86,6 +86,17 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_min_content_height(opaque, height)
     }
 
+    /// A scrollbar beside the content whenever it scrolls, instead of GTK's overlay indicator.
+    /// The indicator fades in at every motion over the content, and GTK synthesizes one each time
+    /// the content under a resting pointer is laid out again (each key typed into a long text):
+    /// a second of fading, painted at 60 frames a second, which the next key's frame then waits
+    /// its turn behind.
+    public func keepScrollbarBeside() {
+        gtk_scrolled_window_set_overlay_scrolling(opaque, 0)
+    }
+
+    public var keepsScrollbarBeside: Bool { gtk_scrolled_window_get_overlay_scrolling(opaque) == 0 }
+
     public func setMinContentWidth(_ width: Int32) {
         gtk_scrolled_window_set_min_content_width(opaque, width)
     }

@@ -44,8 +44,11 @@ final class EntryFields {
     private(set) var bodyMarkdown: MarkdownEditing!
     /// The fields in form order, for the form to lay out in its own box.
     private(set) var widgets: [Widget] = []
+    /// The body's scroller: its scrollbar kept beside the text (see `keepScrollbarBeside`).
+    let bodyScroller: ScrolledWindow
 
     init(model: JournalModel, alerts: Alerts, thumbnails: PhotoThumbnails) {
+        bodyScroller = ScrolledWindow(bodyField)
         tags = TagChooser(model: model)
         measures = MeasureFields(model: model)
         templateMenu = TemplateMenu(model: model)
@@ -58,9 +61,10 @@ final class EntryFields {
 
         let bodyLabel = fieldLabel(tr("_Body"), for: bodyField)
         bodyField.addClass("body-field")
-        let bodyScroller = ScrolledWindow(bodyField)
         bodyScroller.addClass("body-scroller")
         bodyScroller.setMinContentHeight(160)
+        // Typing into a long body relays it out under a resting pointer: see keepScrollbarBeside.
+        bodyScroller.keepScrollbarBeside()
         bodyScroller.expand(vertically: true)
 
         // As in the seeds, the mood sits under the title and its picker drops down over the body;

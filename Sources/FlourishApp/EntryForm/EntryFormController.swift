@@ -74,6 +74,8 @@ final class EntryFormController {
     private func buildLayout() {
         content.addClass("entry-form")
         view.setChild(content)
+        // Its indicator would fade in and out around the body's too at every key (see keepScrollbarBeside).
+        view.keepScrollbarBeside()
         saveButton.addClass("suggested-action")
         saveButton.addClass("save-button")
         // Expands so it keeps the right edge whether or not the location status line is showing.

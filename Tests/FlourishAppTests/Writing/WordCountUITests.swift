@@ -32,4 +32,16 @@ final class WordCountUITests: XCTestCase {
             XCTAssertTrue(journal.entryView.wordsLabel.isVisible)
         }
     }
+
+    /// GTK's overlay indicator fades in at each motion over the text, and GTK makes one whenever
+    /// the text under a resting pointer is laid out again, at every key: its frames (60 a second
+    /// for a second) held each key's own frame back by up to 16 ms (scripts/bench --typing-only).
+    func testTheFormsScrollbarsStandBesideTheTextAndNeverFadeInAsKeysAreTyped() throws {
+        try MainActor.assumeIsolated {
+            let harness = try Harness()
+            defer { harness.close() }
+            XCTAssertTrue(harness.form.fields.bodyScroller.keepsScrollbarBeside, "the body's")
+            XCTAssertTrue(harness.form.view.keepsScrollbarBeside, "the form's")
+        }
+    }
 }
