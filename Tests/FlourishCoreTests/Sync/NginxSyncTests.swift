@@ -27,4 +27,8 @@ final class NginxSyncTests: XCTestCase {
     func testAFileUnderTheNextNameIsNeverWrittenOver() throws {
         try checks.placedFilesAreNeverWrittenOver()
     }
+
+    func testPhotosTravelAndOldFilesAreRemoved() throws {
+        try checks.photosTravelAndOldFilesAreRemoved()
+    }
 }

@@ -67,6 +67,38 @@ struct ServerChecks {
         }
     }
 
+    /// A photo goes up sealed (into the place's photos folder, made first) and comes down byte
+    /// for byte; a snapshot's batches are removed with DELETE once it holds them.
+    func photosTravelAndOldFilesAreRemoved() throws {
+        let laptop = try SyncMachine(folder.file("laptop.sqlite")), desktop = try SyncMachine(folder.file("desktop.sqlite"))
+        let picture = PhotoStoreTests.picture(78, size: 200_000)
+        let photo = try laptop.store.addPhoto(picture, fileName: "IMG_0078.jpg")
+        let entry = try laptop.store.save(try EntryDraft(title: "Harbour", mood: .theBest, photos: [photo]).validated().get(),
+                                          createdAt: Date(timeIntervalSince1970: 1_000))
+        let place = try place("/dav/Flourish/")
+        let (sync, _) = try JournalSync.setUp(laptop.store, at: place, passphrase: passphrase, cost: .interactive)
+        sync.snapshotEvery = 2
+        laptop.sync = sync
+        XCTAssertEqual(try laptop.syncNow().photosSent, 1)
+        _ = try laptop.save("Second", at: 2_000)
+        try laptop.syncNow()
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
+        let stored = (server.davFolder as NSString).appendingPathComponent("Flourish")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: stored).sorted(),
+                       ["\(machine)-00000002.snapshot", "flourish-sync.json", "photos"], "both batches removed once the snapshot held them")
+        let photos = try FileManager.default.contentsOfDirectory(atPath: (stored as NSString).appendingPathComponent("photos"))
+        XCTAssertEqual(photos.count, 1)
+        for name in photos {
+            let data = try Data(contentsOf: URL(fileURLWithPath: (stored as NSString).appendingPathComponent("photos/\(name)")))
+            XCTAssertFalse(data.starts(with: [0xFF, 0xD8, 0xFF]), "no JPEG header")
+        }
+        (desktop.sync, _) = try JournalSync.setUp(desktop.store, at: place, passphrase: passphrase, cost: .interactive)
+        XCTAssertEqual(try desktop.syncNow().photosReceived, 1)
+        let arrived = try XCTUnwrap(try desktop.entry(entry.uuid))
+        XCTAssertEqual(try desktop.store.photo(try XCTUnwrap(arrived.photos.first)), picture, "byte for byte")
+        XCTAssertEqual(try desktop.contents(), try laptop.contents())
+    }
+
     /// A file already under the name this machine would write next (one an earlier sync wrote
     /// without recording it, or anyone's) is never written over, even where the server ignores
     /// `If-None-Match: *`: sync writes past every name the place listed. Without that, nginx and
