@@ -58,7 +58,7 @@ typedef struct CipherFile {
     sqlite3_file base;
     sqlite3_file *real;     // the unix VFS's file, allocated right after this struct
     enum kind kind;
-    unsigned char *key;     // this file's own copy, in sodium_malloc'd memory
+    unsigned char *key;     // this file's own copy (key_copy)
     // The log's last frame header written, so the page that follows is sealed under its number
     // without reading the header back.
     sqlite3_int64 header_offset;
@@ -107,6 +107,48 @@ static struct CipherFile *mains;
 static sqlite3_vfs *root_vfs(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pAppData; }
 
 // MARK: - Keys
+
+// MARK: - Copies of keys
+
+// A file's copy of its key (and a log's mask key) lives while the file is open, and every opening
+// of a locked journal makes one or two. sodium_malloc gives each allocation a mapping of its own
+// with guard pages, locked in memory: made and freed, some 50 µs of system calls (mmap,
+// mprotect, mlock, munlock, munmap) here, a quarter of a locked store's opening. So copies are
+// cells of one such allocation, made once: locked in memory, out of core dumps, guarded at both
+// ends, and each cell wiped as it is given back. Only with every cell in use does a copy get an
+// allocation of its own.
+#define KEY_CELLS 64
+_Static_assert(crypto_generichash_KEYBYTES == KEY_SIZE, "a mask key fits a key's cell");
+static pthread_mutex_t cells_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *cells; // KEY_CELLS keys, from sodium_malloc, kept for the process's life
+static uint64_t cells_used;
+
+/// Memory for one key, locked and never dumped; NULL when there is none.
+static unsigned char *key_copy(void) {
+    unsigned char *out = NULL;
+    pthread_mutex_lock(&cells_lock);
+    if (!cells) cells = sodium_malloc(KEY_CELLS * KEY_SIZE);
+    for (int i = 0; cells && i < KEY_CELLS; i++) {
+        if (!(cells_used & (UINT64_C(1) << i))) {
+            cells_used |= UINT64_C(1) << i;
+            out = cells + (size_t)i * KEY_SIZE;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cells_lock);
+    return out ? out : sodium_malloc(KEY_SIZE);
+}
+
+/// Wipes a key_copy and gives it back.
+static void free_key_copy(unsigned char *key) {
+    if (!key) return;
+    sodium_memzero(key, KEY_SIZE);
+    pthread_mutex_lock(&cells_lock);
+    int cell = cells && key >= cells && key < cells + KEY_CELLS * KEY_SIZE ? (int)((key - cells) / KEY_SIZE) : -1;
+    if (cell >= 0) cells_used &= ~(UINT64_C(1) << cell);
+    pthread_mutex_unlock(&cells_lock);
+    if (cell < 0) sodium_free(key);
+}
 
 int flourish_cipher_add_key(const unsigned char *key) {
     if (sodium_init() < 0) return -1;
@@ -597,7 +639,7 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
     free(log_path);
     if (count < 0) return 0;
     if (count == 0) return 0; // an empty log: SQLite makes one so, before its header
-    unsigned char *key = sodium_malloc(KEY_SIZE), *mask_key = sodium_malloc(crypto_generichash_KEYBYTES);
+    unsigned char *key = key_copy(), *mask_key = key_copy();
     int foreign = 0;
     if (key && mask_key) {
         pthread_mutex_lock(&slots_lock);
@@ -618,8 +660,8 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
                 || big_endian_32(header + 8) != PAGE || memcmp(expected, stored, 8) != 0;
         }
     }
-    if (key) sodium_free(key);
-    if (mask_key) sodium_free(mask_key);
+    free_key_copy(key);
+    free_key_copy(mask_key);
     return foreign;
 }
 
@@ -638,8 +680,8 @@ static int cipher_close(sqlite3_file *base) {
         pthread_mutex_unlock(&mains_lock);
     }
     int rc = file->real->pMethods ? file->real->pMethods->xClose(file->real) : SQLITE_OK;
-    if (file->key) sodium_free(file->key);
-    if (file->mask_key) sodium_free(file->mask_key);
+    free_key_copy(file->key);
+    free_key_copy(file->mask_key);
     file->key = file->mask_key = NULL;
     sodium_memzero(file->id, FILE_ID);
     return rc;
@@ -784,7 +826,7 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
     if (kind == ROLLBACK && !(flags & SQLITE_OPEN_CREATE)) return SQLITE_CANTOPEN;
     const char *slot_text = sqlite3_uri_parameter(name, "cipher");
     int id = slot_text ? atoi(slot_text) : 0;
-    unsigned char *key = sodium_malloc(KEY_SIZE);
+    unsigned char *key = key_copy();
     if (!key) return SQLITE_NOMEM;
     pthread_mutex_lock(&slots_lock);
     int slot = slot_of(id);
@@ -792,7 +834,7 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
     if (found) memcpy(key, slots[slot], KEY_SIZE);
     pthread_mutex_unlock(&slots_lock);
     if (!found) {
-        sodium_free(key);
+        free_key_copy(key);
         return SQLITE_CANTOPEN;
     }
     if (kind == WAL_FILE) {
@@ -803,9 +845,9 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
             if (candidate->name == journal_name) file->main = candidate;
         }
         pthread_mutex_unlock(&mains_lock);
-        file->mask_key = file->main ? sodium_malloc(crypto_generichash_KEYBYTES) : NULL;
+        file->mask_key = file->main ? key_copy() : NULL;
         if (!file->mask_key) {
-            sodium_free(key);
+            free_key_copy(key);
             return file->main ? SQLITE_NOMEM : SQLITE_CANTOPEN;
         }
         crypto_kdf_derive_from_key(file->mask_key, crypto_generichash_KEYBYTES, 1, "FLWALMSK", key);
@@ -815,8 +857,8 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
     int rc = root->xOpen(root, name, file->real, flags, out_flags);
     if (rc != SQLITE_OK) {
         if (file->real->pMethods) file->real->pMethods->xClose(file->real);
-        sodium_free(key);
-        if (file->mask_key) sodium_free(file->mask_key);
+        free_key_copy(key);
+        free_key_copy(file->mask_key);
         file->mask_key = NULL;
         return rc;
     }

@@ -1,4 +1,5 @@
 @testable import FlourishCore
+import CSodium
 import FlourishTestSupport
 import Foundation
 import GRDB
@@ -42,10 +43,37 @@ final class LockedMemoryTests: XCTestCase {
         XCTAssertEqual(try memoryHolds(halves), 0, "closed, no copy of the title is left in memory")
     }
 
+    /// The VFS's copies of the key, one for each file a connection opens (taken from cells of
+    /// one locked allocation, not a mapping each: see `key_copy`), are wiped as the files close.
+    /// Once the journal is closed and its key let go, no copy of the key is left in memory.
+    func testNoCopyOfTheKeyStaysInMemoryOnceTheJournalCloses() throws {
+        let store = try JournalStore(path: path)
+        try store.save(try EntryDraft(title: "A day", body: "Words.", mood: .okay).validated().get(), createdAt: Date())
+        store.close()
+        let cipher = try JournalLock.lock(path: path, passphrase: "a passphrase for the key's copies", cost: .interactive).cipher
+        // The key in two halves, each in an array of its own: no copy of it whole is the test's.
+        var key = cipher.withKey { key in (Array(key[0..<16]), Array(key[16...])) }
+        defer {
+            sodium_memzero(&key.0, key.0.count)
+            sodium_memzero(&key.1, key.1.count)
+        }
+        let locked = try JournalStore(path: path, cipher: cipher)
+        XCTAssertEqual(locked.check(), .healthy)
+        try locked.save(try EntryDraft(title: "Another", body: "More words.", mood: .reallyGood).validated().get(), createdAt: Date())
+        XCTAssertGreaterThan(try memoryHolds((key.0, key.1)), 1, "open, the key is in its slot and in its files' copies")
+        locked.close()
+        cipher.wipe()
+        XCTAssertEqual(try memoryHolds((key.0, key.1)), 0, "closed and let go, no copy of the key is left")
+    }
+
+    private func memoryHolds(_ halves: (String, String)) throws -> Int {
+        try memoryHolds((Array(halves.0.utf8), Array(halves.1.utf8)))
+    }
+
     /// How many times the two halves, one right after the other, are in the process's writable
     /// memory. The buffer the memory is read into is wiped after each read.
-    private func memoryHolds(_ halves: (String, String)) throws -> Int {
-        let first = Array(halves.0.utf8), second = Array(halves.1.utf8)
+    private func memoryHolds(_ halves: ([UInt8], [UInt8])) throws -> Int {
+        let (first, second) = halves
         let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
         let memory = open("/proc/self/mem", O_RDONLY | O_CLOEXEC)
         guard memory >= 0 else { throw XCTSkip("/proc/self/mem cannot be read") }
