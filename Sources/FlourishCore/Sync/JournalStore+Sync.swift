@@ -84,16 +84,30 @@ extension JournalStore {
 
     /// Noted before a file of this machine's goes to the place, committed: its name and the
     /// digest of its sealed bytes, so that a sync cut off before recording it knows the file as
-    /// its own afterwards, and any other file under its name as a twin's.
+    /// its own afterwards, and any other file under its name as a twin's. Every try is kept until
+    /// the name is recorded: a write that timed out may still land after a later sync wrote the
+    /// name again (and was refused it), and either's bytes may be what the place holds.
     func recordWriting(name: String, digest: String) throws(JournalError) {
-        try writing { db in try Self.setState(["writing": "\(name) \(digest)"], db) }
+        try writing { db in try Self.setState(["writing \(name) \(digest)": "1", "digests": "1"], db) }
     }
 
-    /// Whether `name` holding bytes of `digest` is the file this machine last began to write.
+    /// Whether `name` holding bytes of `digest` is a file this machine began to write.
     func wasWriting(name: String, digest: String) throws(JournalError) -> Bool {
         try reading { db in
-            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'writing'") == "\(name) \(digest)"
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = ?)", arguments: ["writing \(name) \(digest)"]) ?? false
         }
+    }
+
+    /// Whether this journal notes what it writes (`recordWriting`): not yet after an upgrade from
+    /// a Flourish that did not, whose own cut-off file would otherwise look like a twin's.
+    func notesWhatItWrites() throws(JournalError) -> Bool {
+        try reading { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = 'digests')") ?? false }
+    }
+
+    /// The notes of `name`'s writes, once it is recorded as this machine's.
+    static func forgetWriting(_ name: String, _ db: Database) throws {
+        let prefix = "writing \(name) "
+        try db.execute(sql: "DELETE FROM sync_state WHERE substr(key, 1, ?) = ?", arguments: [prefix.utf8.count, prefix])
     }
 
     /// Empties every table of sync's but the earlier versions kept, which are the journal's.
@@ -108,7 +122,7 @@ extension JournalStore {
         let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
         // A new machine has no snapshot of its own yet: its old id's are another machine's now.
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
-        try db.execute(sql: "DELETE FROM sync_state WHERE key = 'writing'")
+        try db.execute(sql: "DELETE FROM sync_state WHERE substr(key, 1, 8) = 'writing '")
         // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
         // deletion of a tag, an earlier version to send) stays queued.
         try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag', 'measure', 'template', 'word')")
@@ -204,6 +218,7 @@ extension JournalStore {
     func recordWritten(machine: String, batch: Int) throws(JournalError) {
         try writing { db in
             try db.execute(sql: "INSERT OR IGNORE INTO sync_applied (machine, batch) VALUES (?, ?)", arguments: [machine, batch])
+            try Self.forgetWriting(SyncBatch.fileName(machine: machine, number: batch), db)
             let next = max(try Self.syncState(db)?.nextBatch ?? 1, batch + 1)
             try Self.setState(["next": String(next)], db)
         }

@@ -28,6 +28,7 @@ extension JournalStore {
             try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES ('snapshot', ?)",
                            arguments: [String(max(newest, number))])
             try db.execute(sql: "INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, '1')", arguments: ["read \(name)"])
+            try Self.forgetWriting(name, db)
         }
     }
 

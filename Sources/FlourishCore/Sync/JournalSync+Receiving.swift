@@ -128,12 +128,15 @@ extension JournalSync {
     private func checkOwn(_ state: SyncState, files: [SyncFileName], applied: inout Set<String>,
                           into report: inout SyncReport) throws(SyncError) -> OwnFiles {
         let read = try worded { () throws(JournalError) in try store.snapshotsRead() }
+        let notes = try worded { () throws(JournalError) in try store.notesWhatItWrites() }
         for file in files where file.machine == state.machine {
             do {
                 switch file.kind {
                 case .batch where !applied.contains(file.text):
                     let batch = try open(file, as: SyncBatch.self)
-                    guard try isOwnCutOff(file) else { return .twin }
+                    // Just upgraded, nothing tells its own cut-off file from a twin's: taken as
+                    // its own, as before; a twin is then told at the next file.
+                    if notes, try !isOwnCutOff(file) { return .twin }
                     guard try fetchPhotos(batch.changes, into: &report) else { continue }
                     _ = try store.apply(batch, fileName: file.text)
                     try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
@@ -143,6 +146,9 @@ extension JournalSync {
                     // A snapshot's number is that of the last batch it holds, noted as written
                     // before the snapshot is: past what the journal knows it wrote, not its own.
                     if file.number >= state.nextBatch { return .twin }
+                    // Its own cut off before noting it (compaction then removes batches on its
+                    // word), or a twin's, which holds other batches under the same numbers.
+                    if notes, try !isOwnCutOff(file) { return .twin }
                     try worded { () throws(JournalError) in try store.recordOwn(snapshot: file.number, name: file.text) }
                 default:
                     continue
@@ -156,7 +162,7 @@ extension JournalSync {
         return .own
     }
 
-    /// Whether `file` holds the bytes this machine sealed for it as it last began to write.
+    /// Whether `file` holds bytes this machine sealed for it as it began to write it.
     private func isOwnCutOff(_ file: SyncFileName) throws(SyncError) -> Bool {
         guard let data = try place.read(file.text) else { return false }
         return try worded { () throws(JournalError) in try store.wasWriting(name: file.text, digest: Sodium.digest(data)) }

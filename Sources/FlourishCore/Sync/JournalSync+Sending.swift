@@ -93,7 +93,9 @@ extension JournalSync {
         let name = SyncSnapshot.fileName(machine: machine, number: number)
         let file = SyncFileName(machine: machine, number: number, kind: .snapshot)
         do {
-            try createOnce(name, contents: try sealed(snapshot, name: name), listed: listed)
+            let contents = try sealed(snapshot, name: name)
+            try worded { () throws(JournalError) in try store.recordWriting(name: name, digest: Sodium.digest(contents)) }
+            try createOnce(name, contents: contents, listed: listed)
         } catch .fileExists {
             // Written by a sync of this machine's that stopped before it could remove the
             // batches, if it opens as this machine's; someone else's otherwise, and then no

@@ -69,3 +69,21 @@ final class KeyFileOverwritten: FolderPlaceWrapper, @unchecked Sendable {
         }
     }
 }
+
+/// A server whose listing does not show `hidden` yet (a write that timed out here and landed
+/// there later): a new file under that name is still refused, as a server honouring
+/// `If-None-Match: *` refuses it.
+final class ListsLate: FolderPlaceWrapper, @unchecked Sendable {
+    let real: FolderPlace
+    let hidden: String
+
+    init(_ real: FolderPlace, hiding hidden: String) {
+        self.real = real
+        self.hidden = hidden
+    }
+
+    func list(_ folder: String) throws(SyncError) -> [String] { try real.list(folder).filter { folder != "" || $0 != hidden } }
+    func create(_ name: String, contents: Data) throws(SyncError) { try real.create(name, contents: contents) }
+    func replace(_ name: String, contents: Data) throws(SyncError) { try real.replace(name, contents: contents) }
+    func remove(_ name: String) throws(SyncError) { try real.remove(name) }
+}

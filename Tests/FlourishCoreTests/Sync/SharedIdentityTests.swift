@@ -70,16 +70,22 @@ final class SharedIdentityTests: XCTestCase {
         XCTAssertEqual(names.filter { SyncToolFiles.conflictOriginal(of: $0) != nil }, [], "no name was written twice")
     }
 
-    /// A virtual machine copied whole keeps the machine id of its computer and the file's device
-    /// and inode: nothing tells the copy from the journal until one reads a file under its name
-    /// that it did not write.
-    func testATwinWithTheVerySameIdentityIsToldByAFileUnderItsNameItDidNotWrite() throws {
+    /// A laptop synced once, a desktop not yet joined, and the laptop's twin: its journal file
+    /// cloned with its identity, sharing its machine id.
+    private func copiedWhole() throws -> (laptop: SyncMachine, desktop: SyncMachine, twin: SyncMachine, shared: String) {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         try join(laptop, at: place)
         _ = try laptop.save("Before the machine was copied", at: 1_000)
         try laptop.syncNow()
         let twin = try clone(laptop, as: "twin")
-        let shared = try XCTUnwrap(try laptop.store.syncState()).machine
+        return (laptop, desktop, twin, try XCTUnwrap(try laptop.store.syncState()).machine)
+    }
+
+    /// A virtual machine copied whole keeps the machine id of its computer and the file's device
+    /// and inode: nothing tells the copy from the journal until one reads a file under its name
+    /// that it did not write.
+    func testATwinWithTheVerySameIdentityIsToldByAFileUnderItsNameItDidNotWrite() throws {
+        let (laptop, desktop, twin, shared) = try copiedWhole()
         XCTAssertEqual(try twin.store.syncState()?.machine, shared)
         _ = try twin.save("Written on the copy", at: 2_000)
         try twin.syncNow()
@@ -99,6 +105,37 @@ final class SharedIdentityTests: XCTestCase {
         XCTAssertEqual(try titles(laptop), all)
         try twin.syncNow()
         XCTAssertEqual(try titles(twin), all)
+    }
+
+    /// The twin's first file the journal meets may be a snapshot, its batch already removed:
+    /// under a number the journal wrote too, it would hold other batches than the journal's, and
+    /// the journal's compaction would remove its own on its word.
+    func testATwinsSnapshotUnderANumberItAlsoWroteIsNotTakenForItsOwn() throws {
+        let (laptop, desktop, twin, shared) = try copiedWhole()
+        // The twin writes in a copy of the folder, and compacts: a snapshot, its batch removed.
+        let elsewhere = FolderPlace(path: folder.file("Twin's copy of the folder"))
+        try FileManager.default.copyItem(atPath: place.path, toPath: elsewhere.path)
+        twin.sync = try JournalSync.open(twin.store, at: elsewhere, passphrase: passphrase)
+        twin.sync?.snapshotEvery = 1
+        _ = try twin.save("Written on the copy", at: 2_000)
+        try twin.syncNow()
+        for day in 3...4 {
+            _ = try laptop.save("Written on the laptop \(day)", at: Double(day) * 1_000)
+            try laptop.syncNow()
+        }
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).filter { $0.hasSuffix(".snapshot") }
+        XCTAssertEqual(snapshots.count, 1)
+        let snapshot = try XCTUnwrap(snapshots.first)
+        XCTAssertTrue(snapshot.hasPrefix(shared))
+        // A tool carries the snapshot to the laptop's folder.
+        try FileManager.default.copyItem(atPath: (elsewhere.path as NSString).appendingPathComponent(snapshot),
+                                         toPath: (place.path as NSString).appendingPathComponent(snapshot))
+        try laptop.syncNow()
+        XCTAssertNotEqual(try laptop.store.syncState()?.machine, shared, "not its own snapshot: a twin's")
+        try join(desktop, at: place)
+        try desktop.syncNow()
+        let all: Set = ["Before the machine was copied", "Written on the laptop 3", "Written on the laptop 4"]
+        XCTAssertTrue(all.isSubset(of: try titles(desktop)), "nothing the laptop wrote is lost")
     }
 
     func testAJournalRecordedBeforeItsComputerWasKeepsItsMachineId() throws {

@@ -366,6 +366,44 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try desktop.store.count(), 1_200, "nothing doubled")
     }
 
+    /// A write that timed out here landed at the place after the next sync had listed it: that
+    /// sync wrote the name again (other bytes, refused) and went on to the next. The file the
+    /// place kept is still known as this machine's own, not a twin's.
+    func testAWriteThatLandedLateIsStillKnownAsItsOwn() throws {
+        let laptop = try machine("laptop"), desktop = try machine("desktop")
+        _ = try laptop.save("Before the timeout", at: 1_000)
+        try setUp(laptop, expecting: .started)
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
+        let first = "\(machine)-00000001.batch"
+        let cutOff = try JournalSync.open(laptop.store, at: FaultyPlace(place, failAfter: 1, afterWriting: true), passphrase: passphrase)
+        XCTAssertThrowsError(try cutOff.sync())
+        XCTAssertNotNil(try place.read(first), "written, the answer lost")
+        _ = try laptop.save("After the timeout", at: 2_000)
+        try JournalSync.open(laptop.store, at: ListsLate(place, hiding: first), passphrase: passphrase).sync()
+        try laptop.syncNow()
+        XCTAssertEqual(try laptop.store.syncState()?.machine, machine, "its own file, not a twin's")
+        try setUp(desktop, expecting: .joined)
+        try desktop.syncNow()
+        XCTAssertEqual(try desktop.contents(), try laptop.contents())
+        XCTAssertEqual(try desktop.contents().count, 2)
+    }
+
+    /// A journal from a Flourish that noted nothing of what it wrote: its own cut-off file, met
+    /// after the upgrade, is taken as its own, as it was then.
+    func testAfterAnUpgradeItsOwnCutOffFileIsStillItsOwn() throws {
+        let laptop = try machine("laptop")
+        _ = try laptop.save("Before the upgrade", at: 1_000)
+        try setUp(laptop, expecting: .started)
+        let machine = try XCTUnwrap(try laptop.store.syncState()).machine
+        let cutOff = try JournalSync.open(laptop.store, at: FaultyPlace(place, failAfter: 1, afterWriting: true), passphrase: passphrase)
+        XCTAssertThrowsError(try cutOff.sync())
+        try DatabaseQueue(path: laptop.store.file).write { db in
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = 'digests' OR key LIKE 'writing %'")
+        }
+        try laptop.syncNow()
+        XCTAssertEqual(try laptop.store.syncState()?.machine, machine)
+    }
+
     func testTheFirstSyncOfABigJournalSaysHowFarItIsFileByFile() throws {
         let laptop = try machine("laptop"), desktop = try machine("desktop")
         for day in 0..<1_200 { _ = try laptop.save("Day \(day)", at: Double(day) * 86_400) }
