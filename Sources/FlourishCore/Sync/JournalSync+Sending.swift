@@ -43,9 +43,7 @@ extension JournalSync {
             var batch = SyncBatch(machine: machine, number: number, changes: changes, previous: previous, seen: seen, computer: computer)
             extras.put(into: &batch)
             do {
-                let contents = try sealed(batch, name: name)
-                try worded { () throws(JournalError) in try store.recordWriting(name: name, digest: Sodium.digest(contents)) }
-                try createOnce(name, contents: contents, listed: listed)
+                try createOnce(name, contents: try sealed(batch, name: name), listed: listed)
                 return number
             } catch .fileExists {
                 // Taken by a file this machine did not record: someone else's, or one of its own
@@ -93,9 +91,7 @@ extension JournalSync {
         let name = SyncSnapshot.fileName(machine: machine, number: number)
         let file = SyncFileName(machine: machine, number: number, kind: .snapshot)
         do {
-            let contents = try sealed(snapshot, name: name)
-            try worded { () throws(JournalError) in try store.recordWriting(name: name, digest: Sodium.digest(contents)) }
-            try createOnce(name, contents: contents, listed: listed)
+            try createOnce(name, contents: try sealed(snapshot, name: name), listed: listed)
         } catch .fileExists {
             // Written by a sync of this machine's that stopped before it could remove the
             // batches, if it opens as this machine's; someone else's otherwise, and then no
@@ -120,8 +116,10 @@ extension JournalSync {
     /// another tool has no such check at all. Names are one machine's each (its id, its numbers),
     /// so the only file under a name this machine is about to write is one of its own that an
     /// earlier sync wrote without recording it, or someone else's: the listing catches both.
+    /// Before the write, its bytes are noted as this machine's (`recordWriting`, see `checkOwn`).
     private func createOnce(_ name: String, contents: Data, listed: Set<String>) throws(SyncError) {
         guard !listed.contains(name) else { throw .fileExists(name: name) }
+        try worded { () throws(JournalError) in try store.recordWriting(name: name, digest: Sodium.digest(contents)) }
         try place.create(name, contents: contents)
     }
 }
