@@ -107,6 +107,7 @@ def main():
                                     stdout=subprocess.PIPE, text=True).stdout)
 
     results = {"entries": args.entries, "rounds": raw["rounds"], "saves_per_round": raw["saves_per_round"],
+               "startups_per_round": raw["startups_per_round"],
                "bytes": raw["bytes"], "lock_ms": raw["lock_ms"], "unlock_ms": spread(raw["unlock_ms"]),
                "argon2_ms": spread(raw["argon2_ms"]), "raw": raw,
                "figures": {name: side_by_side(raw["plain"][name], raw["locked"][name], target)
@@ -124,7 +125,7 @@ def print_table(results):
           "every 4 KiB page), side by side")
     print("The store's figures, no window (bench-lock-app.py times the app's start-up): start-up is what the store reads once unlocked.")
     print(f"{results['rounds']} rounds in one process, plain and locked in turn (each opened afresh; start-up "
-          f"3 times a round, {results['saves_per_round']} saves); median (min–max); ratio: locked ÷ plain, "
+          f"{results['startups_per_round']} times a round, {results['saves_per_round']} saves); median (min–max); ratio: locked ÷ plain, "
           "round by round.\n")
     print(f"{'':<40}{'plain':>24}{'locked':>24}{'locked ÷ plain':>22}   within {RATIO_TARGET}×")
     for label, name, digits, target in ROWS:

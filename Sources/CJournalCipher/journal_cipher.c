@@ -267,11 +267,14 @@ static int open_page(const unsigned char *key, const struct CipherFile *file, ui
 }
 
 /// What page 1, as it is on disk (`raw`), says of its file: its format and identity, found by
-/// opening it (2 or 1), or 0 when it opens in neither (damage, or another key).
-static int format_of_page_one(const unsigned char *key, const unsigned char *raw, unsigned char id[FILE_ID]) {
+/// opening it (2 or 1), or 0 when it opens in neither (damage, or another key). `opened`, when
+/// not NULL, is given the page opened (the caller wipes it), for a read of page 1 that asked.
+static int format_of_page_one(const unsigned char *key, const unsigned char *raw, unsigned char id[FILE_ID],
+                              unsigned char *opened) {
     struct CipherFile probe;
     memset(&probe, 0, sizeof probe);
-    unsigned char plain[PAGE];
+    unsigned char own[PAGE];
+    unsigned char *plain = opened ? opened : own;
     int format = 0;
     memcpy(probe.id, raw + SEALED, FILE_ID);
     probe.format = 2;
@@ -281,15 +284,17 @@ static int format_of_page_one(const unsigned char *key, const unsigned char *raw
         probe.format = 1;
         if (open_page_quietly(key, &probe, 1, raw, plain) == 0) format = 1;
     }
-    sodium_memzero(plain, sizeof plain);
+    if (!opened || !format) sodium_memzero(plain, PAGE);
     if (format) memcpy(id, probe.id, FILE_ID);
     return format;
 }
 
 /// Learns the format and identity of the journal's file `file` before a page of it (or of its
 /// log) is read or written: from page 1 on disk, or, for an empty file, a new identity in
-/// format 2 (see `provisional`).
-static int know_identity(CipherFile *file) {
+/// format 2 (see `provisional`). `page_one`, when not NULL, is given page 1 opened whenever it
+/// was read here (`*read_it` set; the caller wipes it): the first read of a connection is of
+/// page 1, which is then not read and opened twice.
+static int know_identity(CipherFile *file, unsigned char *page_one, int *read_it) {
     if (file->format && (!file->provisional || file->wrote)) return SQLITE_OK;
     sqlite3_int64 size = 0;
     int rc = file->real->pMethods->xFileSize(file->real, &size);
@@ -310,11 +315,12 @@ static int know_identity(CipherFile *file) {
         return SQLITE_IOERR_DATA;
     }
     unsigned char id[FILE_ID];
-    int format = format_of_page_one(file->key, raw, id);
+    int format = format_of_page_one(file->key, raw, id, page_one);
     if (!format) {
         count_refused();
         return SQLITE_IOERR_DATA;
     }
+    if (read_it) *read_it = page_one != NULL;
     file->format = format;
     file->provisional = 0;
     memcpy(file->id, id, FILE_ID);
@@ -349,7 +355,7 @@ int flourish_cipher_file_format(const char *path, int key_id) {
     // Opened with the slot's own key, under its lock: no copy of the key to make and wipe.
     pthread_mutex_lock(&slots_lock);
     int slot = slot_of(key_id);
-    int format = slot >= 0 ? format_of_page_one(slots[slot], raw, id) : 0;
+    int format = slot >= 0 ? format_of_page_one(slots[slot], raw, id, NULL) : 0;
     pthread_mutex_unlock(&slots_lock);
     return format == 0 ? -1 : format;
 }
@@ -357,9 +363,16 @@ int flourish_cipher_file_format(const char *path, int key_id) {
 // MARK: - The journal's file
 
 static int read_main(CipherFile *file, unsigned char *buffer, int amount, sqlite3_int64 offset) {
-    int known = know_identity(file);
-    if (known != SQLITE_OK) return known;
     unsigned char raw[PAGE], plain[PAGE];
+    int page_one_read = 0;
+    int known = know_identity(file, offset + amount <= PAGE ? plain : NULL, &page_one_read);
+    if (known != SQLITE_OK) return known;
+    if (page_one_read) {
+        // Page 1 was just read and opened to learn the file's identity: this read is within it.
+        memcpy(buffer, plain + offset, (size_t)amount);
+        sodium_memzero(plain, sizeof plain);
+        return SQLITE_OK;
+    }
     if (amount == PAGE && offset % PAGE == 0) {
         // How SQLite reads nearly every page: opened straight into its buffer, no copy between.
         int rc = file->real->pMethods->xRead(file->real, raw, PAGE, offset);
@@ -403,7 +416,7 @@ static int write_main(CipherFile *file, const unsigned char *buffer, int amount,
     if (offset == 0 && (buffer[16] != (PAGE >> 8) || buffer[17] != (PAGE & 0xff) || buffer[20] != RESERVE)) {
         return SQLITE_IOERR_WRITE;
     }
-    int known = know_identity(file);
+    int known = know_identity(file, NULL, NULL);
     if (known != SQLITE_OK) return known;
     unsigned char sealed[PAGE];
     seal_page(file->key, file, (uint32_t)(offset / PAGE + 1), buffer, sealed);
@@ -437,7 +450,7 @@ static int frame_page(CipherFile *file, sqlite3_int64 page_offset, int written, 
 /// The journal's file of the log `file`, its format and identity known; NULL (with `rc` set)
 /// when they cannot be: page 1 does not open.
 static CipherFile *journal_of(CipherFile *file, int *rc) {
-    *rc = know_identity(file->main);
+    *rc = know_identity(file->main, NULL, NULL);
     return *rc == SQLITE_OK ? file->main : NULL;
 }
 
@@ -648,7 +661,7 @@ int flourish_cipher_log_is_foreign(const char *path, int key_id) {
         pthread_mutex_unlock(&slots_lock);
         unsigned char raw[PAGE], id[FILE_ID];
         // Only a journal in format 2 masks its log's header: of format 1's, nothing can be told.
-        if (slot >= 0 && read_start(path, raw, PAGE) == PAGE && format_of_page_one(key, raw, id) == 2) {
+        if (slot >= 0 && read_start(path, raw, PAGE) == PAGE && format_of_page_one(key, raw, id, NULL) == 2) {
             crypto_kdf_derive_from_key(mask_key, crypto_generichash_KEYBYTES, 1, "FLWALMSK", key);
             unsigned char expected[8], stored[8];
             // Shorter than its header: nothing SQLite writes (its header is one write).
@@ -736,6 +749,12 @@ static int cipher_check_reserved_lock(sqlite3_file *base, int *out) {
     return REAL(base)->pMethods->xCheckReservedLock(REAL(base), out);
 }
 static int cipher_file_control(sqlite3_file *base, int op, void *argument) {
+    // The journal's page format, known once a page of it has been read (0 before).
+    if (op == FLOURISH_CIPHER_FCNTL_FORMAT) {
+        if (((CipherFile *)base)->kind != MAIN_DB) return SQLITE_NOTFOUND;
+        *(int *)argument = ((CipherFile *)base)->provisional ? 0 : ((CipherFile *)base)->format;
+        return SQLITE_OK;
+    }
     // A memory map would hand SQLite the sealed bytes as they are on disk.
     if (op == SQLITE_FCNTL_MMAP_SIZE) {
         *(sqlite3_int64 *)argument = 0;

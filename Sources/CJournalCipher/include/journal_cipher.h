@@ -16,6 +16,10 @@
 /// The page format every file the VFS makes is in: 2, each page bound to its file's identity and
 /// the log's checksums masked (1: the first locked journals', still read and written as they are).
 #define FLOURISH_CIPHER_FORMAT 2
+/// sqlite3_file_control's op that asks a connection's locked journal (its "main" file) its page
+/// format into an int: 1 or 2 once a page has been read, 0 before (or for a file still empty).
+/// Far from SQLite's own ops, which count up from 1.
+#define FLOURISH_CIPHER_FCNTL_FORMAT 0x464c0001
 
 /// Registers the VFS (once; later calls do nothing). Returns 0, or SQLite's error code.
 int flourish_cipher_register(void);

@@ -61,6 +61,16 @@ public final class JournalCipher: @unchecked Sendable {
         return format < 0 ? nil : Int(format)
     }
 
+    /// The page format of the locked journal `queue` has open, as its VFS learned it from the
+    /// pages read (1 or 2); nil before any page was read, or when it is not opened through the VFS.
+    static func format(of queue: DatabaseQueue) -> Int? {
+        var format: Int32 = 0
+        let status = try? queue.inDatabase { db in
+            sqlite3_file_control(db.sqliteConnection, "main", FLOURISH_CIPHER_FCNTL_FORMAT, &format)
+        }
+        return status == SQLITE_OK && format > 0 ? Int(format) : nil
+    }
+
     /// Whether the write-ahead log beside the locked journal `file` was written without this key
     /// (see `flourish_cipher_log_is_foreign`).
     func logIsForeign(beside file: String) -> Bool { flourish_cipher_log_is_foreign(file, slot) == 1 }

@@ -107,8 +107,13 @@ struct LockFile: Codable, Equatable {
     /// Whether the key file at `path` may hold pending keys, from its bytes alone: every opening
     /// of a locked journal asks, and decoding it whole each time is not needed for that.
     static func mayBePending(_ path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
-        return data.range(of: Data("\"pending\"".utf8)) != nil
+        guard let bytes = LocalFiles.bytes(of: path) else { return false }
+        let mark = Array("\"pending\"".utf8)
+        return bytes.withUnsafeBytes { all in
+            all.count >= mark.count && (0...(all.count - mark.count)).contains { start in
+                all[start] == mark[0] && memcmp(all.baseAddress! + start, mark, mark.count) == 0
+            }
+        }
     }
 
     static func read(_ path: String, journal: String) throws(JournalError) -> LockFile {

@@ -50,7 +50,8 @@ enum JournalFolderLock {
     /// holds none, and reads the file it opened to the end, the log never.
     static func othersHaveOpen(_ file: String) -> Bool {
         let identities = [file, file + "-shm"].compactMap(identity(of:))
-        guard !identities.isEmpty, let locks = procLocks() else { return false }
+        // Read to its end: a busy machine lists more than one page.
+        guard !identities.isEmpty, let locks = LocalFiles.bytes(of: "/proc/locks").map({ String(decoding: $0, as: UTF8.self) }) else { return false }
         for line in locks.split(separator: "\n") {
             // "1: POSIX  ADVISORY  READ 1234 08:02:1835012 128 128" ("1: -> POSIX …" for one waiting)
             guard let field = line.split(separator: " ").first(where: { $0.split(separator: ":").count == 3 }) else { continue }
@@ -60,21 +61,6 @@ enum JournalFolderLock {
             if identities.contains(where: { $0 == (major, minor, inode) }) { return true }
         }
         return false
-    }
-
-    /// The kernel's list of locks, read to its end: Foundation reads a file of /proc no further
-    /// than its first page (its size says 0), and a busy machine lists more.
-    private static func procLocks() -> String? {
-        let descriptor = open("/proc/locks", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
-            bytes += chunk[0..<count]
-        }
     }
 
     /// The device (major, minor) and inode of `path`, as /proc/locks names them.

@@ -49,7 +49,12 @@ public enum SetAsideFiles {
     /// there is something to move (most openings have nothing), unless the caller holds it.
     static func setAside(beside file: String, shownAs path: String, cipher: JournalCipher, holdingFolderLock: Bool,
                          now: Date = Date()) throws(JournalError) -> [Kept] {
-        let found = foreign(of: file, cipher: cipher)
+        // One look at the folder tells which side files are there and which are kept: every
+        // opening of a locked journal looks, and most find nothing.
+        var around = Around(file)
+        let found = sideFiles(of: file).filter { side in
+            around.holds(side) && (side.hasSuffix("-journal") || cipher.logIsForeign(beside: file))
+        }
         if !found.isEmpty {
             if holdingFolderLock {
                 try moveAside(found, beside: file, shownAs: path, now: now)
@@ -59,8 +64,9 @@ public enum SetAsideFiles {
                     try moveAside(foreign(of: file, cipher: cipher), beside: file, shownAs: path, now: now)
                 }
             }
+            around = Around(file)
         }
-        return kept(beside: file)
+        return around.kept
     }
 
     /// Renames each of `found` aside.
@@ -93,13 +99,34 @@ public enum SetAsideFiles {
     }
 
     /// Every file kept aside beside the journal `file`, oldest first.
-    static func kept(beside file: String) -> [Kept] {
-        let folder = (file as NSString).deletingLastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-        return sideFiles(of: file).flatMap { found -> [Kept] in
-            let prefix = (found as NSString).lastPathComponent + mark
-            return names.filter { $0.hasPrefix(prefix) }.sorted().map {
-                Kept(found: found, keptAs: (folder as NSString).appendingPathComponent($0))
+    static func kept(beside file: String) -> [Kept] { Around(file).kept }
+
+    /// The names in the folder of a journal's `file` that begin with the journal's own name (its
+    /// side files, their kept copies, its key file), from one listing of the folder.
+    private struct Around {
+        let file: String
+        /// The file's path up to its name: "" for a name alone, else ending in "/".
+        let folder: String
+        let names: [String]
+
+        init(_ file: String) {
+            self.file = file
+            let name: String
+            if let slash = file.lastIndex(of: "/") {
+                folder = String(file[...slash])
+                name = String(file[file.index(after: slash)...])
+            } else {
+                (folder, name) = ("", file)
+            }
+            names = ((try? LocalFiles.entries(in: folder.isEmpty ? "." : folder)) ?? []).map(\.name).filter { $0.hasPrefix(name) }
+        }
+
+        func holds(_ path: String) -> Bool { names.contains(String(path.dropFirst(folder.count))) }
+
+        var kept: [Kept] {
+            sideFiles(of: file).flatMap { found -> [Kept] in
+                let prefix = String(found.dropFirst(folder.count)) + mark
+                return names.filter { $0.hasPrefix(prefix) }.sorted().map { Kept(found: found, keptAs: folder + $0) }
             }
         }
     }

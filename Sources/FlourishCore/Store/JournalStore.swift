@@ -60,8 +60,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
     /// `evenHalfLocked`: for finishing a lock cut short, which opens the plain journal its key
     /// file is beside (see `JournalError.halfLocked`). `withinConversion`: the store a conversion
     /// opens (`JournalLock.convert`), which holds the folder's lock already; otherwise a locked
-    /// journal sealed in an earlier page format is first rewritten in today's
-    /// (`JournalLock.upgradeFormat`), and connections open holding the folder's lock shared.
+    /// journal sealed in an earlier page format is rewritten in today's before anything is
+    /// written to it (`inspect`), and connections open holding the folder's lock shared.
     init(path: String, cipher: JournalCipher?, evenHalfLocked: Bool, withinConversion: Bool = false) throws(JournalError) {
         self.path = path
         self.cipher = cipher
@@ -81,13 +81,8 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         } else {
             setAside = []
         }
-        // Before anything is written to it: a write would be in the old format too. Not done
-        // (Flourish has it open elsewhere, say), it opens as it is, and is rewritten next time.
-        if let cipher, !withinConversion { _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher) }
-        let opening = Self.openingLock(file, withinConversion: withinConversion)
+        let (opening, created, kind, inspected) = try Self.inspect(file, shownAs: path, cipher: cipher, withinConversion: withinConversion)
         defer { opening?.release() }
-        let created = try JournalFile.prepare(file, shownAs: path)
-        let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
         do {
             switch kind {
             case .new:
@@ -118,6 +113,33 @@ public final class JournalStore: JournalStoring, @unchecked Sendable {
         } catch {
             throw JournalError(error, path: path)
         }
+    }
+
+    /// Takes the folder's lock shared (see `openingLock`), makes the journal's file if there is
+    /// none, and looks at it (`JournalFile.inspect`).
+    ///
+    /// A locked journal sealed in an earlier page format is then rewritten in today's
+    /// (`JournalLock.upgradeFormat`, which takes the lock exclusively) and looked at again: before
+    /// anything is written to it, as a write would be in the old format too. Not rewritten
+    /// (Flourish has it open elsewhere, say), it opens as it is, and is rewritten next time. The
+    /// format is asked of the connection that looked, whose VFS opened page 1, so that an opening
+    /// reads page 1 no more times for it.
+    private static func inspect(_ file: String, shownAs path: String, cipher: JournalCipher?, withinConversion: Bool)
+        throws(JournalError) -> (JournalFolderLock.Held?, created: Bool, JournalFile.Kind, DatabaseQueue?) {
+        let opening = openingLock(file, withinConversion: withinConversion)
+        let created = try JournalFile.prepare(file, shownAs: path)
+        let (kind, inspected) = created ? (JournalFile.Kind.new, nil) : try JournalFile.inspect(file, shownAs: path, cipher: cipher)
+        guard let cipher, !withinConversion, case .journal = kind,
+              let format = inspected.flatMap(JournalCipher.format(of:)) ?? cipher.format(of: file),
+              format > 0, format < JournalCipher.format else {
+            return (opening, created, kind, inspected)
+        }
+        try? inspected?.close()
+        opening?.release()
+        _ = try? JournalLock.upgradeFormat(file, shownAs: path, cipher: cipher)
+        let again = openingLock(file, withinConversion: withinConversion)
+        let (kindNow, inspectedNow) = try JournalFile.inspect(file, shownAs: path, cipher: cipher)
+        return (again, false, kindNow, inspectedNow)
     }
 
     /// How long a write waits for another program's lock on the journal before it is "busy", in

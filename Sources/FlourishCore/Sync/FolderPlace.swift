@@ -26,19 +26,15 @@ public struct FolderPlace: SyncPlace {
     }
 
     public func list(_ folder: String) throws(SyncError) -> [String] {
-        let full = self.full(folder)
-        guard let directory = opendir(full) else {
-            if errno == ENOENT { return [] }
-            throw failure(errno)
+        let entries: [LocalFiles.Entry]
+        do {
+            entries = try LocalFiles.entries(in: full(folder))
+        } catch {
+            if error.code == ENOENT { return [] }
+            throw failure(error.code)
         }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            // Hidden names are half-written files (ours or a syncing tool's) and "." and "..".
-            if !name.hasPrefix("."), entry.pointee.d_type != UInt8(DT_DIR) { names.append(name) }
-        }
-        return names
+        // Hidden names are half-written files (ours or a syncing tool's).
+        return entries.filter { !$0.name.hasPrefix(".") && !$0.isFolder }.map(\.name)
     }
 
     /// Only a regular file, not through a link, and no larger than `SyncLimits.largestFile`:

@@ -69,16 +69,7 @@ final class LockedMemoryTests: XCTestCase {
     /// A file of /proc read to its end: it says it has no size, and a process with many mappings
     /// (the whole test run's) lists more than one read gives.
     private func whole(_ path: String) throws -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
+        guard let bytes = LocalFiles.bytes(of: path) else { throw CocoaError(.fileReadNoSuchFile) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -210,6 +210,41 @@ final class PageFormatTests: XCTestCase {
                        "the same passphrase opens it")
     }
 
+    /// An opening learns the format from the connection that looked at the journal (its VFS
+    /// opened page 1), not from a read of its own: with no log left to read first, that
+    /// connection is the one kept, and the rewrite still comes before any write.
+    func testAJournalInTheFirstFormatWithItsLogMergedIsRewrittenAtItsOpening() throws {
+        let (journal, cipher) = try fixtureCopy()
+        // Merged as a Flourish of that time would merge it: in the file's own format.
+        let merging = try DatabaseQueue(path: cipher.location(of: journal), configuration: JournalFile.configuration(cipher))
+        try merging.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        XCTAssertEqual(JournalCipher.format(of: merging), 1, "the connection says the format its pages opened in")
+        try merging.close()
+        XCTAssertEqual(JournalFile.size(of: journal + "-wal"), 0, "nothing left in the log")
+        XCTAssertEqual(cipher.format(of: journal), 1)
+        let rowsBefore = try everyRow(journal, cipher: cipher)
+
+        let store = try JournalStore(path: journal, cipher: cipher)
+        XCTAssertEqual(cipher.format(of: journal), JournalCipher.format, "rewritten before the store reads from it")
+        XCTAssertEqual(store.check(), .healthy)
+        XCTAssertEqual(try store.matches(JournalQuery(text: "changed in the log")).count, 1)
+        store.close()
+        var rowsAfter = try everyRow(journal, cipher: cipher)
+        XCTAssertEqual(rowsAfter.removeValue(forKey: "entry"), rowsBefore["entry"], "every entry, as it was")
+        XCTAssertEqual(rowsAfter.removeValue(forKey: "tag"), rowsBefore["tag"])
+    }
+
+    func testAConnectionSaysItsJournalsFormatOnlyThroughTheCipher() throws {
+        let cipher = try lockedJournal()
+        let locked = try DatabaseQueue(path: cipher.location(of: path), configuration: JournalFile.configuration(cipher))
+        XCTAssertEqual(JournalCipher.format(of: locked), JournalCipher.format)
+        try locked.close()
+        let plain = try DatabaseQueue(path: folder.file("plain.sqlite"))
+        try plain.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
+        XCTAssertNil(JournalCipher.format(of: plain), "a plain connection has no page format to say")
+        try plain.close()
+    }
+
     func testAJournalInTheFirstFormatOpenElsewhereOpensAsItIsAndIsRewrittenLater() throws {
         let (journal, cipher) = try fixtureCopy()
         // Another program reading it: its lock keeps the log from being merged, so the file cannot
