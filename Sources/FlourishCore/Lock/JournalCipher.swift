@@ -103,9 +103,10 @@ public final class JournalCipher: @unchecked Sendable {
     /// And a page cache of 8 MiB rather than SQLite's 2: a sealed page costs its opening on every
     /// read from disk, and Insights' two indexes (4.6 MB at 100,000 entries) then stay opened.
     static func prepare(_ db: Database) throws {
-        try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        try db.execute(sql: "PRAGMA cache_size = -8192")
-        try requestReserve(reserve, db)
+        try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -8192")
+        // A connection that only reads makes no page (a copy it makes asks for itself, in
+        // `JournalFile.vacuum`): every opening's looks at the journal are spared the request.
+        if !db.configuration.readonly { try requestReserve(reserve, db) }
     }
 
     /// Asks SQLite for `bytes` of reserved space per page in what it writes next: a new file, or

@@ -105,9 +105,10 @@ struct LockFile: Codable, Equatable {
     // MARK: - Reading and writing
 
     /// Whether the key file at `path` may hold pending keys, from its bytes alone: every opening
-    /// of a locked journal asks, and decoding it whole each time is not needed for that.
+    /// of a locked journal asks, and decoding it whole each time is not needed for that. A key
+    /// file is a kilobyte or two; one of more than 64 KiB is no key file.
     static func mayBePending(_ path: String) -> Bool {
-        guard let bytes = LocalFiles.bytes(of: path) else { return false }
+        guard let bytes = LocalFiles.start(of: path, upTo: 1 << 16) else { return false }
         let mark = Array("\"pending\"".utf8)
         return bytes.withUnsafeBytes { all in
             all.count >= mark.count && (0...(all.count - mark.count)).contains { start in

@@ -32,32 +32,27 @@ enum NewestDay {
     }
 }
 
-/// Keeps `NewestDay` up to date from the writer of a locked journal: after each commit that
-/// touched entries, the newest entry's time is read and written beside the journal.
-final class NewestDayKeeper: TransactionObserver, @unchecked Sendable {
+/// Keeps `NewestDay` up to date from the writer of a locked journal: after each commit, the
+/// newest entry's time is read and written beside the journal when it changed.
+final class NewestDayKeeper: @unchecked Sendable {
     private let journal: String
-    /// Only touched on the writer's own queue (GRDB calls observers there).
-    private var touched = false
+    /// Only touched on the writer's own queue, one write at a time.
     private var written: Date??
 
     init(journal: String) { self.journal = journal }
 
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "entry" }
-
-    func databaseDidChange(with event: DatabaseEvent) { touched = true }
-
-    func databaseDidCommit(_ db: Database) {
-        guard touched else { return }
-        touched = false
-        refresh(db)
-    }
-
     /// Reads the newest entry's time and writes it, if it changed.
     func refresh(_ db: Database) {
-        // Cached: it runs after every save, and compiling it each time cost more than the read.
-        let newest = (try? db.cachedStatement(sql: """
-            SELECT (julianday(max(created_at)) - 2440587.5) * 86400.0 FROM entry
-            """)).flatMap { try? Double.fetchOne($0) }.flatMap { $0 }.map(Date.init(timeIntervalSince1970:))
+        let newest: Date?
+        do {
+            // Cached: it runs after every save, and compiling it each time cost more than the read.
+            newest = try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT (julianday(max(created_at)) - 2440587.5) * 86400.0 FROM entry
+                """)).map(Date.init(timeIntervalSince1970:))
+        } catch {
+            // Not read: the hint stays as it is (never removed as if the journal were empty).
+            return
+        }
         guard written != .some(newest) else { return }
         // A later entry on the day already written tells the reminder nothing new: each save of
         // the day costs no file. An earlier one (a deletion) or another day is written.
@@ -66,6 +61,4 @@ final class NewestDayKeeper: TransactionObserver, @unchecked Sendable {
         written = .some(newest)
         NewestDay.write(newest, journal: journal)
     }
-
-    func databaseDidRollback(_ db: Database) { touched = false }
 }

@@ -38,6 +38,22 @@ enum LocalFiles {
         return Array(bytes[0..<used])
     }
 
+    /// Up to `count` bytes from the start of the file at `path`, as one read gives them: of a
+    /// regular file, all of them it has (Linux reads a regular file short only at its end). For a
+    /// look at a small file, one system call fewer than `bytes(of:)`; nil when it cannot be read.
+    static func start(of path: String, upTo count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        while true {
+            let got = read(descriptor, &bytes, count)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            return Array(bytes[0..<got])
+        }
+    }
+
     /// The names in `folder`, "." and ".." left out, in the order the folder gives them.
     static func entries(in folder: String) throws(Failure) -> [Entry] {
         guard let directory = opendir(folder) else { throw Failure(code: errno) }

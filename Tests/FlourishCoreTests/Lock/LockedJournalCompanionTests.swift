@@ -57,6 +57,26 @@ final class LockedJournalCompanionTests: XCTestCase {
         store.close()
     }
 
+    /// The hint follows every write the journal commits (a save, a deletion), and none it does not.
+    func testTheHintFollowsEachCommittedWriteOnly() throws {
+        let (store, _) = try lockedStore()
+        let before = Date(timeIntervalSince1970: 1_700_000_000)
+        let today = Date()
+        let saved = try store.save(try EntryDraft(title: "Today", body: "Rain", mood: .okay).validated().get(), createdAt: today)
+        XCTAssertEqual(try XCTUnwrap(NewestDay.read(journal: path)).timeIntervalSince1970, today.timeIntervalSince1970, accuracy: 0.001)
+        _ = try store.delete(id: saved.id)
+        XCTAssertEqual(NewestDay.read(journal: path), before, "the newest entry gone, the one before it")
+
+        struct Refused: Error {}
+        XCTAssertThrowsError(try store.writing { db in
+            try db.execute(sql: "UPDATE entry SET created_at = ?", arguments: [today])
+            throw Refused()
+        })
+        XCTAssertEqual(NewestDay.read(journal: path), before, "a write rolled back leaves the hint as it was")
+        XCTAssertEqual(try store.reading { db in try Date.fetchAll(db, sql: "SELECT created_at FROM entry") }, [before])
+        store.close()
+    }
+
     func testAKeyKeptForTheKeyringOpensOnlyItsOwnJournal() throws {
         let (store, cipher) = try lockedStore()
         store.close()

@@ -18,6 +18,15 @@ final class LocalFilesTests: XCTestCase {
         XCTAssertNil(LocalFiles.bytes(of: folder.file("missing")))
     }
 
+    func testTheStartOfAFileIsWhatItHasUpToTheCount() throws {
+        let file = folder.file("key")
+        let bytes = Array("{\n  \"pending\" : {}\n}\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(LocalFiles.start(of: file, upTo: 1 << 16), bytes, "a small file whole")
+        XCTAssertEqual(LocalFiles.start(of: file, upTo: 5), Array(bytes[0..<5]))
+        XCTAssertNil(LocalFiles.start(of: folder.file("missing"), upTo: 16))
+    }
+
     func testAFileOfProcThatSaysItHasNoSizeIsReadToItsEnd() throws {
         // This process's mappings: more than one page's worth in a test run, and a size of 0.
         var status = stat()
