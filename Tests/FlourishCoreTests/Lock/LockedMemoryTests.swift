@@ -19,7 +19,7 @@ final class LockedMemoryTests: XCTestCase {
         XCTAssertTrue(JournalCipher.wipesSQLiteMemory, "SQLite's allocator wipes what it frees")
         let store = try JournalStore(path: path)
         for day in 0..<30 {
-            try store.save(try EntryDraft(title: "Day \(day)", body: "Words of day \(day).", mood: .okay).validated().get(),
+            _ = try store.save(try EntryDraft(title: "Day \(day)", body: "Words of day \(day).", mood: .okay).validated().get(),
                            createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400))
         }
         store.close()
@@ -48,7 +48,7 @@ final class LockedMemoryTests: XCTestCase {
     /// Once the journal is closed and its key let go, no copy of the key is left in memory.
     func testNoCopyOfTheKeyStaysInMemoryOnceTheJournalCloses() throws {
         let store = try JournalStore(path: path)
-        try store.save(try EntryDraft(title: "A day", body: "Words.", mood: .okay).validated().get(), createdAt: Date())
+        _ = try store.save(try EntryDraft(title: "A day", body: "Words.", mood: .okay).validated().get(), createdAt: Date())
         store.close()
         let cipher = try JournalLock.lock(path: path, passphrase: "a passphrase for the key's copies", cost: .interactive).cipher
         // The key in two halves, each in an array of its own: no copy of it whole is the test's.
@@ -59,7 +59,7 @@ final class LockedMemoryTests: XCTestCase {
         }
         let locked = try JournalStore(path: path, cipher: cipher)
         XCTAssertEqual(locked.check(), .healthy)
-        try locked.save(try EntryDraft(title: "Another", body: "More words.", mood: .reallyGood).validated().get(), createdAt: Date())
+        _ = try locked.save(try EntryDraft(title: "Another", body: "More words.", mood: .reallyGood).validated().get(), createdAt: Date())
         XCTAssertGreaterThan(try memoryHolds((key.0, key.1)), 1, "open, the key is in its slot and in its files' copies")
         locked.close()
         cipher.wipe()
