@@ -108,6 +108,9 @@ public enum SetAsideFiles {
         /// The file's path up to its name: "" for a name alone, else ending in "/".
         let folder: String
         let names: [String]
+        /// Whether the folder could be listed: when not (no right to read it, only to pass
+        /// through), each side file is looked for by its name.
+        let listed: Bool
 
         init(_ file: String) {
             self.file = file
@@ -118,10 +121,18 @@ public enum SetAsideFiles {
             } else {
                 (folder, name) = ("", file)
             }
-            names = ((try? LocalFiles.entries(in: folder.isEmpty ? "." : folder)) ?? []).map(\.name).filter { $0.hasPrefix(name) }
+            let entries = try? LocalFiles.entries(in: folder.isEmpty ? "." : folder)
+            names = (entries ?? []).map(\.name).filter { $0.hasPrefix(name) }
+            listed = entries != nil
         }
 
-        func holds(_ path: String) -> Bool { names.contains(String(path.dropFirst(folder.count))) }
+        func holds(_ path: String) -> Bool {
+            guard listed else {
+                var status = stat()
+                return lstat(path, &status) == 0
+            }
+            return names.contains(String(path.dropFirst(folder.count)))
+        }
 
         var kept: [Kept] {
             sideFiles(of: file).flatMap { found -> [Kept] in

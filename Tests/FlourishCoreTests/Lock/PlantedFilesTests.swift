@@ -129,6 +129,24 @@ final class PlantedFilesTests: XCTestCase {
         last.close()
     }
 
+    /// A journal named without its folder (`--database journal.sqlite`) has its folder looked at
+    /// all the same: the one the name is in.
+    func testARollbackJournalBesideAJournalNamedWithoutItsFolderIsSetAsideToo() throws {
+        let cipher = try lockedJournal()
+        try plantRollbackJournal()
+        let here = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path))
+        defer { FileManager.default.changeCurrentDirectoryPath(here) }
+        let store = try JournalStore(path: "journal.sqlite", cipher: cipher)
+        defer { store.close() }
+        XCTAssertEqual(store.setAside.map(\.found), ["journal.sqlite-journal"])
+        let kept = try XCTUnwrap(store.setAside.first)
+        XCTAssertTrue(kept.keptAs.hasPrefix("journal.sqlite-journal.set-aside-"), kept.keptAs)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.file(kept.keptAs)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: planted))
+        XCTAssertFalse(try titles(store).contains("Planted"))
+    }
+
     /// A page of an older copy of the locked journal, sealed by the same key, put back at its
     /// place: it opens (its number is the same), and SQLite's quick check of each page finds
     /// nothing wrong, but the entry's row no longer agrees with the journal's date index. The
