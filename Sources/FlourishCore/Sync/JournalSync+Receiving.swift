@@ -133,22 +133,22 @@ extension JournalSync {
             do {
                 switch file.kind {
                 case .batch where !applied.contains(file.text):
-                    let batch = try open(file, as: SyncBatch.self)
+                    let (batch, sealed) = try openWithBytes(file, as: SyncBatch.self)
                     // Just upgraded, nothing tells its own cut-off file from a twin's: taken as
                     // its own, as before; a twin is then told at the next file.
-                    if notes, try !isOwnCutOff(file) { return .twin }
+                    if notes, try !isOwnCutOff(file, sealed) { return .twin }
                     guard try fetchPhotos(batch.changes, into: &report) else { continue }
                     _ = try store.apply(batch, fileName: file.text)
                     try worded { () throws(JournalError) in try store.recordWritten(machine: file.machine, batch: file.number) }
                     applied.insert(file.text)
                 case .snapshot where !read.contains(file.text):
-                    _ = try open(file, as: SyncSnapshot.self)
+                    let (_, sealed) = try openWithBytes(file, as: SyncSnapshot.self)
                     // A snapshot's number is that of the last batch it holds, noted as written
                     // before the snapshot is: past what the journal knows it wrote, not its own.
                     if file.number >= state.nextBatch { return .twin }
                     // Its own cut off before noting it (compaction then removes batches on its
                     // word), or a twin's, which holds other batches under the same numbers.
-                    if notes, try !isOwnCutOff(file) { return .twin }
+                    if notes, try !isOwnCutOff(file, sealed) { return .twin }
                     try worded { () throws(JournalError) in try store.recordOwn(snapshot: file.number, name: file.text) }
                 default:
                     continue
@@ -162,10 +162,10 @@ extension JournalSync {
         return .own
     }
 
-    /// Whether `file` holds bytes this machine sealed for it as it began to write it.
-    private func isOwnCutOff(_ file: SyncFileName) throws(SyncError) -> Bool {
-        guard let data = try place.read(file.text) else { return false }
-        return try worded { () throws(JournalError) in try store.wasWriting(name: file.text, digest: Sodium.digest(data)) }
+    /// Whether `sealed`, the bytes read of `file`, are those this machine sealed for it as it
+    /// began to write it.
+    private func isOwnCutOff(_ file: SyncFileName, _ sealed: Data) throws(SyncError) -> Bool {
+        try worded { () throws(JournalError) in try store.wasWriting(name: file.text, digest: Sodium.digest(sealed)) }
     }
 
     /// Whether this machine should start from the snapshots: it is many batches behind (it just

@@ -266,6 +266,13 @@ public final class JournalSync: @unchecked Sendable {
     /// `stored`: the name it is read under, when that is not its own (a syncing tool's conflict
     /// copy of it); a refusal names that.
     func open<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type, storedAs stored: String? = nil) throws(SyncError) -> Contents {
+        try openWithBytes(file, as: Contents.self, storedAs: stored).contents
+    }
+
+    /// As `open`, with the bytes read from the place: for a look at what they are (whether this
+    /// machine wrote them) without reading the file a second time.
+    func openWithBytes<Contents: SyncFileContents>(_ file: SyncFileName, as: Contents.Type, storedAs stored: String? = nil)
+        throws(SyncError) -> (contents: Contents, sealed: Data) {
         let stored = stored ?? file.text
         guard let sealed = try place.read(stored) else { throw .refusedFile(name: stored) }
         let plain: Data
@@ -277,7 +284,7 @@ public final class JournalSync: @unchecked Sendable {
         guard let contents = try? JSONDecoder().decode(Contents.self, from: plain), contents.machine == file.machine,
               contents.number == file.number, contents.isBounded
         else { throw .refusedFile(name: stored) }
-        return contents
+        return (contents, sealed)
     }
 
     /// Whether a machine's file opens with this key as what its name says it is; a place that

@@ -87,3 +87,20 @@ final class ListsLate: FolderPlaceWrapper, @unchecked Sendable {
     func replace(_ name: String, contents: Data) throws(SyncError) { try real.replace(name, contents: contents) }
     func remove(_ name: String) throws(SyncError) { try real.remove(name) }
 }
+
+/// A place that counts how many times each name is read: over WebDAV, each read is a request.
+final class CountsReads: FolderPlaceWrapper, @unchecked Sendable {
+    let real: FolderPlace
+    private(set) var reads: [String: Int] = [:]
+
+    init(_ real: FolderPlace) { self.real = real }
+
+    func read(_ name: String) throws(SyncError) -> Data? {
+        reads[name, default: 0] += 1
+        return try real.read(name)
+    }
+
+    func create(_ name: String, contents: Data) throws(SyncError) { try real.create(name, contents: contents) }
+    func replace(_ name: String, contents: Data) throws(SyncError) { try real.replace(name, contents: contents) }
+    func remove(_ name: String) throws(SyncError) { try real.remove(name) }
+}
