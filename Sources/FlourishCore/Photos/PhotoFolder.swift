@@ -156,6 +156,20 @@ public struct PhotoFolder: Sendable {
         }
     }
 
+    /// Removes the temporary files of rewrites cut short (`replace`: a New Key… killed before its
+    /// rename), each a `.partial` of a name the folder holds. Only a rewrite writes one of those
+    /// (a new photo's name is not there yet: `stage`), and rewrites run holding the journal
+    /// folder's lock exclusively, as this is called: none of them is still being written.
+    func removeCutShortReplacements() {
+        let suffix = ".partial"
+        for entry in (try? LocalFiles.entries(in: path)) ?? [] where entry.name.hasPrefix(".") && entry.name.hasSuffix(suffix) {
+            // ".<name>.<UUID>.partial"
+            let inner = entry.name.dropFirst().dropLast(suffix.count)
+            guard let dot = inner.lastIndex(of: ".") else { continue }
+            if exists(String(inner[..<dot])) { unlink(file(entry.name)) }
+        }
+    }
+
     /// The folder's own entry of a new name, on the disk (rename is durable only once it is).
     private static func syncFolder(_ folder: String) {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -52,6 +52,8 @@ enum PhotoRekey {
     /// `afterEach`: called as each file is (see `JournalLock.afterNewKeyStep`).
     static func reseal(_ folder: PhotoFolder, old: [[UInt8]], journalKey: [UInt8],
                        afterEach: () throws(JournalError) -> Void = {}) throws(JournalError) -> Int {
+        // A New Key… killed as it wrote a file anew left that write's temporary file.
+        folder.removeCutShortReplacements()
         guard !old.isEmpty else { return 0 }
         var replacements = old.map { replacement(for: $0, journalKey: journalKey) }
         defer { for index in replacements.indices { sodium_memzero(&replacements[index], replacements[index].count) } }

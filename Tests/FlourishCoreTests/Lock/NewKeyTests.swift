@@ -195,6 +195,33 @@ final class NewKeyTests: XCTestCase {
         }
     }
 
+    /// A New Key… killed as it wrote a photo anew leaves that write's temporary file (a hidden
+    /// `.partial` of the photo's name): the opening that finishes it removes it. A photo being
+    /// added meanwhile, whose name the folder does not hold yet, keeps its own.
+    func testANewKeyKilledAsItWroteAPhotoLeavesNothingHalfWritten() throws {
+        let journal = try lockedJournal(in: "killed-photo")
+        JournalLock.afterNewKeyStep = { step throws(JournalError) in if step == "photo" { throw .other(reason: "cut short") } }
+        _ = try JournalLock.newKey(path: journal.path, cipher: journal.cipher, passphrase: newPassphrase, cost: .interactive)
+        JournalLock.afterNewKeyStep = nil
+        let folder = PhotoFolder(journal: journal.path)
+        let photo = journal.photos[2].0.id
+        XCTAssertTrue(folder.exists(photo))
+        let cutShort = folder.file(".\(photo).\(UUID().uuidString).partial")
+        let beingAdded = folder.file(".\(String(repeating: "ab", count: 16)).\(UUID().uuidString).partial")
+        for file in [cutShort, beingAdded] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("half a sealed photo".utf8)))
+        }
+
+        let cipher = try JournalLock.unlock(path: journal.path, secret: newPassphrase)
+        let store = try JournalStore(path: journal.path, cipher: cipher)
+        XCTAssertTrue(store.finishedNewKey)
+        store.close()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cutShort), "the rewrite's half-written file is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: beingAdded), "another's photo being added is left to finish")
+        try FileManager.default.removeItem(atPath: beingAdded)
+        try checkSealedAnew(journal, under: cipher)
+    }
+
     /// Turning the lock off (or changing the passphrase, or sealing plain copies) after a New
     /// Key… cut short finishes it first: no copy still sealed under the old key is taken for
     /// unreadable and removed, and no photo is left under a key the key file lets go.
