@@ -51,6 +51,14 @@ public final class SpellingDictionary: @unchecked Sendable {
         queue.sync { loadOnQueue(language: language) }
     }
 
+    /// Waits for every load and every letting go already asked (a dictionary's deinit frees its
+    /// broker on the queue). Called as the process ends, after the last dictionary is let go:
+    /// freeing a broker unloads Enchant's provider libraries (dlclose), and one that ran beside
+    /// the process's own exit crashed it in `__cxa_finalize`, the two threads finalising at once.
+    public static func finishPendingWork() {
+        queue.sync {}
+    }
+
     private static func loadOnQueue(language: String) -> Loaded {
         guard let broker = enchant_broker_init() else { return Loaded(dictionary: nil, installed: []) }
         let installed = installedLanguages(broker)

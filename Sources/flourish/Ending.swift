@@ -1,3 +1,4 @@
+import FlourishApp
 import FlourishCore
 import Foundation
 
@@ -14,9 +15,11 @@ final class OpenedJournal: @unchecked Sendable {
     func close() { lock.withLock { store }?.close() }
 }
 
-/// Ends the process with `status`, the journal a command opened closed first. Every command ends
-/// here, never by `exit` alone.
+/// Ends the process with `status`, the journal a command opened closed first, and the window's
+/// background work let go of ended (`FlourishApplication.finishBackgroundWork`): nothing may run
+/// beside exit's own teardown. Every command and the window end here, never by `exit` alone.
 func end(_ status: Int32) -> Never {
     OpenedJournal.shared.close()
+    FlourishApplication.finishBackgroundWork()
     exit(status)
 }

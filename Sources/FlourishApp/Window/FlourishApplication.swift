@@ -61,6 +61,12 @@ public final class FlourishApplication {
         }
     }
 
+    /// Ends what the app's objects left running in the background once they are let go (the
+    /// spelling dictionaries' freeing): called as the process ends, after the application.
+    nonisolated public static func finishBackgroundWork() {
+        SpellingDictionary.finishPendingWork()
+    }
+
     /// Runs until the last window closes (and, with reminders on, for as long as the session
     /// lasts); returns the exit status. Every save started before the window closed has reached
     /// the disk when this returns.
