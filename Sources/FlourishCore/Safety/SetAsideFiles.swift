@@ -35,10 +35,13 @@ public enum SetAsideFiles {
     /// The side files of the locked journal `file` (its key `cipher`) that Flourish did not write:
     /// any rollback journal, and a log written without the key.
     static func foreign(of file: String, cipher: JournalCipher) -> [String] {
-        sideFiles(of: file).filter { side in
-            var status = stat()
-            guard lstat(side, &status) == 0 else { return false }
-            return side.hasSuffix("-journal") || cipher.logIsForeign(beside: file)
+        foreign(in: Around(file), cipher: cipher)
+    }
+
+    /// The same, from a look at the folder already taken.
+    private static func foreign(in around: Around, cipher: JournalCipher) -> [String] {
+        sideFiles(of: around.file).filter { side in
+            around.holds(side) && (side.hasSuffix("-journal") || cipher.logIsForeign(beside: around.file))
         }
     }
 
@@ -52,9 +55,7 @@ public enum SetAsideFiles {
         // One look at the folder tells which side files are there and which are kept: every
         // opening of a locked journal looks, and most find nothing.
         var around = Around(file)
-        let found = sideFiles(of: file).filter { side in
-            around.holds(side) && (side.hasSuffix("-journal") || cipher.logIsForeign(beside: file))
-        }
+        let found = foreign(in: around, cipher: cipher)
         if !found.isEmpty {
             if holdingFolderLock {
                 try moveAside(found, beside: file, shownAs: path, now: now)
@@ -91,11 +92,11 @@ public enum SetAsideFiles {
     /// What `--check` says of the locked journal `file`, which it never changes: each foreign
     /// side file waiting beside it (set aside at the journal's next opening) and each kept.
     static func notices(beside file: String, cipher: JournalCipher) -> [String] {
-        let waiting = foreign(of: file, cipher: cipher)
-        return waiting.map {
+        let around = Around(file)
+        return foreign(in: around, cipher: cipher).map {
             String(format: tr("A file Flourish did not write is beside the locked journal (%@). It is never read, and is set aside when the journal next opens."),
                    ($0 as NSString).lastPathComponent)
-        } + kept(beside: file).map(\.words)
+        } + around.kept.map(\.words)
     }
 
     /// Every file kept aside beside the journal `file`, oldest first.

@@ -88,13 +88,13 @@ extension JournalStore {
     /// the name is recorded: a write that timed out may still land after a later sync wrote the
     /// name again (and was refused it), and either's bytes may be what the place holds.
     func recordWriting(name: String, digest: String) throws(JournalError) {
-        try writing { db in try Self.setState(["writing \(name) \(digest)": "1", "digests": "1"], db) }
+        try writing { db in try Self.setState([Self.writingNotes(of: name) + digest: "1", "digests": "1"], db) }
     }
 
     /// Whether `name` holding bytes of `digest` is a file this machine began to write.
     func wasWriting(name: String, digest: String) throws(JournalError) -> Bool {
         try reading { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = ?)", arguments: ["writing \(name) \(digest)"]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = ?)", arguments: [Self.writingNotes(of: name) + digest]) ?? false
         }
     }
 
@@ -106,7 +106,16 @@ extension JournalStore {
 
     /// The notes of `name`'s writes, once it is recorded as this machine's.
     static func forgetWriting(_ name: String, _ db: Database) throws {
-        let prefix = "writing \(name) "
+        try forgetNotes(startingWith: writingNotes(of: name), db)
+    }
+
+    /// How the key of each note of a write begins ("writing <name> ", the digest after it): for
+    /// `name`'s notes, or without a name for every note.
+    private static func writingNotes(of name: String? = nil) -> String {
+        name.map { "writing \($0) " } ?? "writing "
+    }
+
+    private static func forgetNotes(startingWith prefix: String, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM sync_state WHERE substr(key, 1, ?) = ?", arguments: [prefix.utf8.count, prefix])
     }
 
@@ -122,7 +131,7 @@ extension JournalStore {
         let machine = Sodium.random(8).map { String(format: "%02x", $0) }.joined()
         // A new machine has no snapshot of its own yet: its old id's are another machine's now.
         try setState(["machine": machine, "file": file, "next": "1", "sent": "0", "snapshot": "0"], db)
-        try db.execute(sql: "DELETE FROM sync_state WHERE substr(key, 1, 8) = 'writing '")
+        try forgetNotes(startingWith: writingNotes(), db)
         // Everything is queued again as it is now; what only a log row says (a rename, a merge, a
         // deletion of a tag, an earlier version to send) stays queued.
         try db.execute(sql: "DELETE FROM sync_change WHERE kind IN ('entry', 'revived', 'deleted', 'tag', 'measure', 'template', 'word')")
